@@ -1,0 +1,54 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { JwtAuthGuard } from '#app/common/auth/jwt-auth.guard.js';
+import { RolesGuard } from '#app/common/auth/roles.guard.js';
+import { SiteScopeGuard } from '#app/common/auth/site-scope.guard.js';
+import { ProblemDetailsFilter } from '#app/common/errors/problem-details.filter.js';
+import { RateLimitGuard } from '#app/common/rate-limit/rate-limit.guard.js';
+import { RateLimitModule } from '#app/common/rate-limit/rate-limit.module.js';
+import { createValidationPipe } from '#app/common/validation/validation.pipe.js';
+import type { AppConfig } from '#app/config/app-config.js';
+import { ConfigModule } from '#app/config/config.module.js';
+import { DatabaseModule } from '#app/infra/database/database.module.js';
+import { JobsModule } from '#app/infra/jobs/jobs.module.js';
+import { LoggingModule } from '#app/infra/logging/logging.module.js';
+import { AuthModule } from '#app/modules/auth/auth.module.js';
+import { HealthModule } from '#app/modules/health/health.module.js';
+import { MailModule } from '#app/modules/mail/mail.module.js';
+import { SitesModule } from '#app/modules/sites/sites.module.js';
+import { UsersModule } from '#app/modules/users/users.module.js';
+
+/**
+ * The whole service. Built from a validated configuration and a database address (the embedded
+ * server's, when no DATABASE_URL is set), so the server, the tests and the OpenAPI generator build
+ * exactly the same application.
+ */
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig, databaseUrl: string): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggingModule,
+        DatabaseModule.forRoot(databaseUrl),
+        JobsModule,
+        RateLimitModule,
+        SitesModule,
+        MailModule,
+        UsersModule,
+        AuthModule,
+        HealthModule,
+      ],
+      providers: [
+        { provide: APP_PIPE, useFactory: createValidationPipe },
+        { provide: APP_FILTER, useClass: ProblemDetailsFilter },
+        // Order matters: throttle first, then who is calling, then what they may do, then where.
+        { provide: APP_GUARD, useClass: RateLimitGuard },
+        { provide: APP_GUARD, useClass: JwtAuthGuard },
+        { provide: APP_GUARD, useClass: RolesGuard },
+        { provide: APP_GUARD, useClass: SiteScopeGuard },
+      ],
+    };
+  }
+}

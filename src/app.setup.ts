@@ -1,0 +1,52 @@
+import { Logger, type INestApplication } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import helmet from 'helmet';
+import { Logger as PinoLogger } from 'nestjs-pino';
+import { sendError } from '#app/common/errors/problem-details.filter.js';
+import type { AppRequest } from '#app/common/http/request-context.js';
+import { requestId } from '#app/common/http/request-id.js';
+import { buildOpenApiDocument, mountSwagger } from '#app/common/openapi/swagger.js';
+import { AppConfig } from '#app/config/app-config.js';
+import { MetricsService, metricsMiddleware } from '#app/modules/health/metrics.service.js';
+
+export const BODY_LIMIT = '1mb';
+
+/**
+ * Everything about the HTTP surface that is not a route: shared by the server, the tests and the
+ * OpenAPI generator so that all three see the same application.
+ */
+export function setupApp(app: INestApplication): void {
+  const config = app.get(AppConfig);
+  const express_ = app as NestExpressApplication;
+  express_.useLogger(app.get(PinoLogger));
+  express_.set('trust proxy', config.trustProxy);
+  express_.disable('x-powered-by');
+  express_.use(requestId);
+  express_.use(metricsMiddleware(app.get(MetricsService)));
+  express_.use(helmet({ contentSecurityPolicy: false }));
+  express_.enableCors({
+    origin: config.corsOrigins.length ? config.corsOrigins : false,
+    exposedHeaders: ['X-Request-Id', 'X-Next-Cursor', 'Link', 'Retry-After'],
+  });
+  // The raw body is kept for webhook signature checks; parse errors become problem+json here because
+  // Express middleware errors never reach Nest's exception filters.
+  express_.use(
+    express.json({
+      limit: BODY_LIMIT,
+      verify: (req, _res, buf) => {
+        (req as AppRequest).rawBody = buf;
+      },
+    }),
+  );
+  express_.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
+  const logger = new Logger('Http');
+  express_.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (!err) {
+      next();
+      return;
+    }
+    sendError(err, req as AppRequest, res, logger);
+  });
+  mountSwagger(app, buildOpenApiDocument(app));
+}

@@ -1,0 +1,39 @@
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { AppModule } from './app.module.js';
+import { setupApp } from './app.setup.js';
+import type { AppConfig } from './config/app-config.js';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from './infra/database/embedded-postgres.js';
+
+export interface RunningApp {
+  app: NestExpressApplication;
+  /** Closes the application (in-flight requests, jobs, pool), then the embedded database if any. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the application on the configured database, or on the embedded one kept under DATA_DIR
+ * when no DATABASE_URL is set (DESIGN §2). Does not listen.
+ */
+export async function createApplication(config: AppConfig): Promise<RunningApp> {
+  let embedded: EmbeddedPostgres | undefined;
+  const url = config.databaseUrl ?? (embedded = await startEmbeddedPostgres(config.dataDir)).url;
+  try {
+    const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, url), {
+      bodyParser: false,
+      bufferLogs: true,
+    });
+    setupApp(app);
+    await app.init();
+    return {
+      app,
+      async close() {
+        await app.close();
+        await embedded?.stop();
+      },
+    };
+  } catch (error) {
+    await embedded?.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,44 @@
+import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import type { AppRequest } from '#app/common/http/request-context.js';
+import { ProblemDto } from '#app/common/openapi/problem.dto.js';
+import type { AuthUser } from './auth-user.js';
+import type { Role } from './roles.js';
+
+export const AUTH_POLICY = 'auth:policy';
+
+/** Every route states who may call it; a test fails for a route that states nothing. */
+export type AuthPolicy = { kind: 'public' } | { kind: 'optional' } | { kind: 'role'; role: Role };
+
+/** Anyone may call the route; a token, if sent, is ignored. */
+export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(AUTH_POLICY, { kind: 'public' });
+
+/** Anyone may call the route; a valid token, when sent, names the caller, and a bad one is refused (401). */
+export const OptionalAuth = (): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    SetMetadata(AUTH_POLICY, { kind: 'optional' }),
+    // Not declared as a security requirement: the contract lists these routes as needing no token.
+    ApiUnauthorizedResponse({ type: ProblemDto, description: 'A Bearer token was sent and is not valid.' }),
+  );
+
+/** The caller needs a valid token and at least `role` (`user` < `admin` < `superadmin`). */
+export const Auth = (role: Role = 'user'): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    SetMetadata(AUTH_POLICY, { kind: 'role', role }),
+    ApiBearerAuth(),
+    ApiUnauthorizedResponse({ type: ProblemDto, description: 'No token, or a token that is not valid.' }),
+    ApiForbiddenResponse({ type: ProblemDto, description: `Needs the ${role} role, or names another site.` }),
+  );
+
+export const CurrentUser = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): AuthUser | undefined => {
+    return ctx.switchToHttp().getRequest<AppRequest>().user;
+  },
+);
+
+/** The site the request acts on, resolved and checked by the site-scope guard (DESIGN §3). */
+export const CurrentSite = createParamDecorator(
+  (_data: unknown, ctx: ExecutionContext): string | undefined => {
+    return ctx.switchToHttp().getRequest<AppRequest>().siteId;
+  },
+);

@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { PassportStrategy } from '@nestjs/passport';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import { AppConfig } from '#app/config/app-config.js';
+import type { AuthUser } from './auth-user.js';
+import { AUTH_USER_LOOKUP, type AuthUserLookup } from './auth-user-lookup.js';
+import { Inject } from '@nestjs/common';
+
+export interface AccessTokenClaims {
+  sub: string;
+  site_id: string;
+  role: string;
+  jti: string;
+}
+
+/**
+ * Verifies the access token (HS256 only, so `alg: none` and other algorithms are refused) and then
+ * re-reads the user, so a deleted user's tokens stop working at once and a role change applies at once.
+ */
+@Injectable()
+export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+  constructor(
+    config: AppConfig,
+    @Inject(AUTH_USER_LOOKUP) private readonly users: AuthUserLookup,
+  ) {
+    super({
+      jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
+      secretOrKey: config.jwtSecret,
+      algorithms: ['HS256'],
+      ignoreExpiration: false,
+    });
+  }
+
+  async validate(claims: AccessTokenClaims): Promise<AuthUser | false> {
+    if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string') return false;
+    const user = await this.users.findActiveForToken(claims.sub);
+    if (!user) return false;
+    return { id: user.id, siteId: user.site_id, role: user.role, email: user.email, jti: claims.jti };
+  }
+}

@@ -1,0 +1,24 @@
+import type { AuthUser } from './auth-user.js';
+
+export interface SiteSources {
+  query?: unknown;
+  body?: unknown;
+  header?: unknown;
+}
+
+export type SiteScope = { ok: true; siteId: string | undefined } | { ok: false };
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+/**
+ * Which site a request acts on (DESIGN §3): query or body `site_id`, else `X-Site-Id`, else the token's
+ * site. Only a superadmin may name a site other than its token's.
+ */
+export function resolveSite(sources: SiteSources, user: AuthUser | undefined): SiteScope {
+  const named = text(sources.query) ?? text(sources.body) ?? text(sources.header);
+  if (!user) return { ok: true, siteId: named };
+  if (named && named !== user.siteId && user.role !== 'superadmin') return { ok: false };
+  return { ok: true, siteId: named ?? user.siteId };
+}

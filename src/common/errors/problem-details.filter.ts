@@ -1,0 +1,40 @@
+import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import type { AppRequest } from '#app/common/http/request-context.js';
+import { toErrorResponse } from './error-response.js';
+import { PROBLEM_CONTENT_TYPE, problem } from './problem.js';
+
+/** Answers every failure as problem+json (or the order endpoints' own body) and hides the inside of 5xx. */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<AppRequest>();
+    const res = http.getResponse<Response>();
+    sendError(exception, req, res, this.logger);
+  }
+}
+
+export function sendError(exception: unknown, req: AppRequest, res: Response, logger: Logger): void {
+  const error = toErrorResponse(exception);
+  if (error.internal) {
+    logger.error({ err: exception, request_id: req.id }, 'request failed');
+  }
+  if (res.headersSent) return;
+  for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  if (req.errorShape === 'order') {
+    res.status(error.status).json({
+      success: false,
+      error: error.detail,
+      error_code: error.code,
+      message: error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.detail,
+    });
+    return;
+  }
+  res
+    .status(error.status)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send(JSON.stringify(problem(error.status, error.code, error.detail, req.id, error.errors)));
+}

@@ -1,0 +1,26 @@
+import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
+import type { AppRequest } from './request-context.js';
+
+/** Who is asking, for the activity log: never trusted for decisions, only recorded. */
+export interface RequestMeta {
+  ip: string | null;
+  userAgent: string | null;
+  requestId: string | null;
+  sessionId: string | null;
+}
+
+export const NO_REQUEST: RequestMeta = { ip: null, userAgent: null, requestId: null, sessionId: null };
+
+export function requestMetaOf(req: AppRequest): RequestMeta {
+  const ua = req.headers['user-agent'];
+  return {
+    ip: req.ip ?? null,
+    userAgent: typeof ua === 'string' ? ua.slice(0, 500) : null,
+    requestId: req.id,
+    sessionId: req.user?.jti ?? null,
+  };
+}
+
+export const ReqMeta = createParamDecorator((_data: unknown, ctx: ExecutionContext): RequestMeta => {
+  return requestMetaOf(ctx.switchToHttp().getRequest<AppRequest>());
+});

@@ -1,0 +1,31 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import type { Response } from 'express';
+
+/** `limit` (1–100, default 50) and an opaque `cursor` (DESIGN §9). */
+export class PageQueryDto {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
+  limit: number = 50;
+
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @ApiPropertyOptional({ type: String, description: 'From the previous page’s `X-Next-Cursor` header.' })
+  cursor?: string;
+}
+
+/** The body stays the array the spec shows; the next page is announced in headers. */
+export function setNextCursor(res: Response, rows: Array<{ id: string }>, limit: number): void {
+  if (rows.length < limit) return;
+  const cursor = rows[rows.length - 1].id;
+  res.setHeader('X-Next-Cursor', cursor);
+  const url = new URL(res.req.originalUrl, 'http://placeholder');
+  url.searchParams.set('cursor', cursor);
+  res.setHeader('Link', `<${url.pathname}${url.search}>; rel="next"`);
+}

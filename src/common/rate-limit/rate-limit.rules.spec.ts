@@ -1,0 +1,63 @@
+import { RATE_LIMITS, rateLimitKey, type RateRule } from './rate-limit.rules.js';
+
+const byIp: RateRule = { name: 'login-ip', limit: 10, ttlSeconds: 60, by: 'ip' };
+const byEmail: RateRule = { name: 'login-email', limit: 10, ttlSeconds: 60, by: 'email' };
+
+describe('rateLimitKey', () => {
+  it('keys IP rules on the client address', () => {
+    expect(rateLimitKey(byIp, { ip: '203.0.113.7', body: { email: 'a@b.c' } })).toBe(
+      'login-ip:ip:203.0.113.7',
+    );
+    expect(rateLimitKey(byIp, { ip: undefined, body: undefined })).toBe('login-ip:ip:unknown');
+  });
+
+  it('keys e-mail rules on the site and the lowercased, trimmed address', () => {
+    expect(
+      rateLimitKey(byEmail, { ip: '1.1.1.1', body: { email: ' Jane@Example.COM ', site_id: 'site-a' } }),
+    ).toBe('login-email:email:site-a:jane@example.com');
+    expect(rateLimitKey(byEmail, { ip: '1.1.1.1', body: { email: 'jane@example.com' } })).toBe(
+      'login-email:email::jane@example.com',
+    );
+  });
+
+  it('gives the same address on two sites two counters', () => {
+    const a = rateLimitKey(byEmail, { ip: undefined, body: { email: 'x@y.z', site_id: 'a' } });
+    const b = rateLimitKey(byEmail, { ip: undefined, body: { email: 'x@y.z', site_id: 'b' } });
+    expect(a).not.toBe(b);
+  });
+
+  it.each([
+    undefined,
+    null,
+    'text',
+    {},
+    { email: '' },
+    { email: '   ' },
+    { email: 42 },
+    { email: `${'a'.repeat(260)}@b.c` },
+  ])('skips e-mail rules without a usable e-mail (%p)', (body) => {
+    expect(rateLimitKey(byEmail, { ip: '1.1.1.1', body })).toBeUndefined();
+  });
+
+  it('ignores a site_id that is not a string', () => {
+    expect(rateLimitKey(byEmail, { ip: undefined, body: { email: 'x@y.z', site_id: { $ne: 1 } } })).toBe(
+      'login-email:email::x@y.z',
+    );
+  });
+});
+
+describe('RATE_LIMITS', () => {
+  it('holds the DESIGN §9 defaults', () => {
+    const summary = (rules: readonly RateRule[]) =>
+      rules.map((r) => `${r.limit}/${r.ttlSeconds}s by ${r.by}`);
+    expect(summary(RATE_LIMITS.login)).toEqual(['10/60s by ip', '10/60s by email']);
+    expect(summary(RATE_LIMITS.register)).toEqual(['5/60s by ip']);
+    expect(summary(RATE_LIMITS.passwordReset)).toEqual(['5/3600s by email', '20/3600s by ip']);
+    expect(summary(RATE_LIMITS.magicLink)).toEqual(['5/3600s by email', '20/3600s by ip']);
+  });
+
+  it('names every counter uniquely', () => {
+    const names = Object.values(RATE_LIMITS).flatMap((rules) => rules.map((r) => r.name));
+    expect(new Set(names).size).toBe(names.length);
+  });
+});

@@ -1,0 +1,27 @@
+/** The validated, defaulted configuration every part of the service reads (never `process.env`). */
+export class AppConfig {
+  readonly nodeEnv!: 'development' | 'production' | 'test';
+  readonly port!: number;
+  readonly publicBaseUrl!: string;
+  readonly corsOrigins!: string[];
+  readonly logLevel!: string;
+  /** Unset means the embedded database: the address is known only once it has started. */
+  readonly databaseUrl!: string | undefined;
+  readonly dataDir!: string;
+  readonly jwtSecret!: string;
+  /** 32-byte key for secrets at rest (AES-256-GCM). */
+  readonly secretsKey!: Buffer;
+  readonly redisUrl!: string | undefined;
+  readonly admin!: { email: string; password: string; siteId: string } | undefined;
+  readonly defaultSiteId!: string;
+  readonly providers!: 'sandbox' | 'live';
+  readonly mailTransport!: string;
+  readonly mailFrom!: string;
+  readonly jobs!: boolean;
+  readonly metricsToken!: string | undefined;
+  readonly trustProxy!: string;
+
+  static of(values: AppConfig): AppConfig {
+    return Object.freeze(Object.assign(new AppConfig(), values));
+  }
+}

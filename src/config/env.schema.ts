@@ -1,0 +1,101 @@
+import { Transform } from 'class-transformer';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  ValidateIf,
+} from 'class-validator';
+
+const HEX_64 = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * The environment as the service reads it (DESIGN §11). Validated once at start-up so a bad value
+ * stops the process with a message naming the variable, instead of failing later on first use.
+ */
+export class EnvSchema {
+  @IsOptional()
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV?: string;
+
+  @IsOptional()
+  @Transform(({ value }) => (value === undefined ? undefined : Number(value)))
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT?: number;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true })
+  PUBLIC_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  CORS_ORIGINS?: string;
+
+  @IsOptional()
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL?: string;
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  DATA_DIR?: string;
+
+  @ValidateIf((env: EnvSchema) => env.NODE_ENV === 'production' || env.JWT_SECRET !== undefined)
+  @IsString()
+  @MinLength(32, { message: 'JWT_SECRET must be at least 32 characters' })
+  JWT_SECRET?: string;
+
+  @ValidateIf((env: EnvSchema) => env.NODE_ENV === 'production' || env.SECRETS_KEY !== undefined)
+  @Matches(HEX_64, { message: 'SECRETS_KEY must be 64 hexadecimal characters (32 bytes)' })
+  SECRETS_KEY?: string;
+
+  @IsOptional()
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  ADMIN_EMAIL?: string;
+
+  @ValidateIf((env: EnvSchema) => env.ADMIN_EMAIL !== undefined)
+  @IsString({ message: 'ADMIN_PASSWORD is required when ADMIN_EMAIL is set' })
+  ADMIN_PASSWORD?: string;
+
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'ADMIN_SITE_ID must be a lowercase slug' })
+  ADMIN_SITE_ID?: string;
+
+  @IsOptional()
+  @IsIn(['sandbox', 'live'])
+  PROVIDERS?: string;
+
+  @IsOptional()
+  @Matches(/^(log|smtps?:\/\/.+)$/, { message: 'MAIL_TRANSPORT must be "log" or an smtp:// URL' })
+  MAIL_TRANSPORT?: string;
+
+  @IsOptional()
+  @IsString()
+  MAIL_FROM?: string;
+
+  @IsOptional()
+  @IsIn(['on', 'off'])
+  JOBS?: string;
+
+  @IsOptional()
+  @IsString()
+  METRICS_TOKEN?: string;
+
+  @IsOptional()
+  @IsString()
+  TRUST_PROXY?: string;
+}

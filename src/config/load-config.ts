@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { AppConfig } from './app-config.js';
+import { EnvSchema } from './env.schema.js';
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+interface KeptSecrets {
+  JWT_SECRET: string;
+  SECRETS_KEY: string;
+}
+
+/**
+ * Outside production a missing JWT_SECRET / SECRETS_KEY is generated once and kept under DATA_DIR,
+ * so a restart keeps tokens and encrypted secrets valid (DESIGN §2).
+ */
+function keptSecrets(dataDir: string): KeptSecrets {
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as KeptSecrets;
+  const secrets = {
+    JWT_SECRET: randomBytes(48).toString('base64url'),
+    SECRETS_KEY: randomBytes(32).toString('hex'),
+  };
+  mkdirSync(dataDir, { recursive: true });
+  writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  return secrets;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = plainToInstance(EnvSchema, { ...env }, { excludeExtraneousValues: false });
+  const errors = validateSync(parsed, { whitelist: false });
+  const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}));
+  const nodeEnv = (parsed.NODE_ENV ?? 'development') as AppConfig['nodeEnv'];
+  if (nodeEnv === 'production' && !parsed.DATABASE_URL)
+    problems.push('DATABASE_URL is required in production');
+  if (problems.length) throw new ConfigError(problems);
+
+  const dataDir = resolve(parsed.DATA_DIR ?? './data');
+  const kept = !parsed.JWT_SECRET || !parsed.SECRETS_KEY ? keptSecrets(dataDir) : undefined;
+  const jwtSecret = parsed.JWT_SECRET ?? kept?.JWT_SECRET ?? '';
+  const secretsKey = parsed.SECRETS_KEY ?? kept?.SECRETS_KEY ?? '';
+  const port = parsed.PORT ?? 3000;
+  const defaultSiteId = parsed.ADMIN_SITE_ID ?? 'default';
+
+  return AppConfig.of({
+    nodeEnv,
+    port,
+    publicBaseUrl: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    corsOrigins: (parsed.CORS_ORIGINS ?? '')
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean),
+    logLevel: parsed.LOG_LEVEL ?? 'info',
+    databaseUrl: parsed.DATABASE_URL,
+    dataDir,
+    jwtSecret,
+    secretsKey: Buffer.from(secretsKey, 'hex'),
+    redisUrl: parsed.REDIS_URL,
+    admin:
+      parsed.ADMIN_EMAIL && parsed.ADMIN_PASSWORD
+        ? { email: parsed.ADMIN_EMAIL, password: parsed.ADMIN_PASSWORD, siteId: defaultSiteId }
+        : undefined,
+    defaultSiteId,
+    providers: (parsed.PROVIDERS ?? (parsed.DATABASE_URL ? 'live' : 'sandbox')) as AppConfig['providers'],
+    mailTransport: parsed.MAIL_TRANSPORT ?? 'log',
+    mailFrom: parsed.MAIL_FROM ?? 'no-reply@localhost',
+    jobs: (parsed.JOBS ?? 'on') === 'on',
+    metricsToken: parsed.METRICS_TOKEN,
+    trustProxy: parsed.TRUST_PROXY ?? 'loopback',
+  });
+}

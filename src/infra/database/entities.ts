@@ -1,0 +1,9 @@
+import { OneTimeToken } from '#app/modules/auth/entities/one-time-token.entity.js';
+import { RefreshToken } from '#app/modules/auth/entities/refresh-token.entity.js';
+import { SiteConfig } from '#app/modules/sites/entities/site-config.entity.js';
+import { ActivityLog } from '#app/modules/users/entities/activity-log.entity.js';
+import { UserProfile } from '#app/modules/users/entities/user-profile.entity.js';
+import { User } from '#app/modules/users/entities/user.entity.js';
+
+/** Every entity, listed explicitly so the same list works compiled (tsc) and under jest (SWC). */
+export const ENTITIES = [SiteConfig, User, UserProfile, ActivityLog, RefreshToken, OneTimeToken];

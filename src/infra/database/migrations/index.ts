@@ -1,0 +1,4 @@
+import { Initial1795309629902 } from './1795309629902-Initial.js';
+
+/** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
+export const MIGRATIONS = [Initial1795309629902];

@@ -1,0 +1,119 @@
+import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import PgBoss from 'pg-boss';
+import type { EntityManager } from 'typeorm';
+import { AppConfig } from '#app/config/app-config.js';
+import { DATABASE_URL } from '#app/infra/database/database.tokens.js';
+import { Inject } from '@nestjs/common';
+import { JOB_NAMES, type JobHandler, type JobMap, type JobName } from './job.types.js';
+
+export interface EnqueueOptions {
+  /** Enqueue inside this transaction, so the job exists exactly when the business change commits. */
+  manager?: EntityManager;
+  singletonKey?: string;
+  startAfter?: Date | number;
+}
+
+/** pg-boss's own pool; the embedded server's connection cap counts it. */
+export const JOB_POOL_SIZE = 4;
+
+/**
+ * Durable jobs on the same database (pg-boss): retried with back-off, one worker wins across instances.
+ * Workers run when `JOBS=on`; tests keep them off and `drain()` the queue on demand instead.
+ */
+@Injectable()
+export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(JobQueue.name);
+  private readonly boss: PgBoss;
+  private readonly handlers = new Map<JobName, JobHandler<JobName>>();
+  private started = false;
+
+  constructor(
+    private readonly config: AppConfig,
+    @Inject(DATABASE_URL) databaseUrl: string,
+  ) {
+    this.boss = new PgBoss({ connectionString: databaseUrl, max: JOB_POOL_SIZE, schema: 'pgboss' });
+    this.boss.on('error', (error) => this.logger.error({ err: error }, 'job queue error'));
+  }
+
+  register<N extends JobName>(name: N, handler: JobHandler<N>): void {
+    this.handlers.set(name, handler as unknown as JobHandler<JobName>);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.boss.start();
+    for (const name of JOB_NAMES) {
+      await this.boss.createQueue(name, { name, retryLimit: 5, retryDelay: 30, retryBackoff: true });
+    }
+    this.started = true;
+    if (!this.config.jobs) return;
+    for (const name of JOB_NAMES) {
+      await this.boss.work(name, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
+        await this.run(name, job);
+      });
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
+    this.started = false;
+  }
+
+  isRunning(): boolean {
+    return this.started;
+  }
+
+  async enqueue<N extends JobName>(name: N, data: JobMap[N], options: EnqueueOptions = {}): Promise<void> {
+    const { manager, ...jobOptions } = options;
+    const db = manager
+      ? {
+          executeSql: async (text: string, values: unknown[]) => {
+            const rows = await manager.query<unknown[]>(text, values);
+            return { rows };
+          },
+        }
+      : undefined;
+    await this.boss.send(name, data, { ...jobOptions, ...(db ? { db } : {}) });
+  }
+
+  /** Runs every due job now (tests and `POST /admin/jobs/{name}/run`); answers how many ran. */
+  async drain(names: JobName[] = JOB_NAMES): Promise<number> {
+    let ran = 0;
+    for (let round = 0; round < 20; round++) {
+      let ranThisRound = 0;
+      for (const name of names) {
+        const jobs = await this.boss.fetch<JobMap[typeof name]>(name, {
+          batchSize: 50,
+          includeMetadata: true,
+        });
+        for (const job of jobs) {
+          try {
+            await this.run(name, job);
+            await this.boss.complete(name, job.id);
+          } catch (error) {
+            await this.boss.fail(name, job.id, { message: (error as Error).message });
+          }
+          ranThisRound++;
+        }
+      }
+      ran += ranThisRound;
+      if (ranThisRound === 0) break;
+    }
+    return ran;
+  }
+
+  /** The states of a queue's jobs (tests, admin views). */
+  async jobsOf(name: JobName): Promise<Array<{ id: string; state: string; data: unknown; output: unknown }>> {
+    const result = await this.boss
+      .getDb()
+      .executeSql(`SELECT id, state, data, output FROM pgboss.job WHERE name = $1 ORDER BY created_on`, [
+        name,
+      ]);
+    return result.rows as Array<{ id: string; state: string; data: unknown; output: unknown }>;
+  }
+
+  private async run(name: JobName, job: { id: string; data: unknown; retryCount?: number }): Promise<void> {
+    const handler = this.handlers.get(name);
+    if (!handler) throw new Error(`No handler registered for job ${name}`);
+    await handler(job.data as JobMap[JobName], { id: job.id, retryCount: job.retryCount ?? 0 });
+  }
+}

@@ -1,0 +1,20 @@
+import type { MailKind } from '#app/modules/mail/mail.types.js';
+
+/** Every job the service runs, with its payload: one map gives each handler a typed `data` (STYLE §11). */
+export interface JobMap {
+  'mail.send': {
+    kind: MailKind;
+    site_id: string;
+    to: string;
+    user_id?: string | null;
+    variables: Record<string, string | number | boolean | null>;
+  };
+}
+
+export type JobName = keyof JobMap;
+export type JobHandler<N extends JobName> = (
+  data: JobMap[N],
+  meta: { id: string; retryCount: number },
+) => Promise<void>;
+
+export const JOB_NAMES: JobName[] = ['mail.send'];

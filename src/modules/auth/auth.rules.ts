@@ -1,0 +1,49 @@
+import { COMMON_PASSWORDS } from './common-passwords.js';
+
+export const PASSWORD_LENGTH = { min: 10, max: 128 } as const;
+
+/** Lifetimes (DESIGN §3): access 15 min, refresh 30 days, reset/set links 60 min, sign-in links 15 min. */
+export const TTL = {
+  accessSeconds: 15 * 60,
+  refreshDays: 30,
+  resetMinutes: 60,
+  setMinutes: 60,
+  magicLinkMinutes: 15,
+} as const;
+
+/** Why a password is refused, or an empty list. */
+export function passwordProblems(password: string, email?: string): string[] {
+  const problems: string[] = [];
+  if (password.length < PASSWORD_LENGTH.min)
+    problems.push(`must be at least ${PASSWORD_LENGTH.min} characters`);
+  if (password.length > PASSWORD_LENGTH.max)
+    problems.push(`must be at most ${PASSWORD_LENGTH.max} characters`);
+  if (COMMON_PASSWORDS.has(password.toLowerCase())) problems.push('is too common; choose another');
+  if (email && password.toLowerCase() === email.toLowerCase())
+    problems.push('must not be your e-mail address');
+  return problems;
+}
+
+export function minutesFrom(now: Date, minutes: number): Date {
+  return new Date(now.getTime() + minutes * 60_000);
+}
+
+/** Under 18 on `now`, from a YYYY-MM-DD date of birth. */
+export function isUnder18(dateOfBirth: string, now: Date): boolean {
+  const [y, m, d] = dateOfBirth.split('-').map(Number);
+  const eighteenth = Date.UTC(y + 18, m - 1, d);
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return today < eighteenth;
+}
+
+/** A site may switch the 18+ declaration off (`additional_settings.age_check = "none"`). */
+export function siteRequiresAgeCheck(settings: Record<string, unknown>): boolean {
+  return settings.age_check !== 'none';
+}
+
+/** Links in e-mails point at the site's front end, falling back to the service's own address. */
+export function frontendLink(base: string, path: string, token: string): string {
+  const url = new URL(path, base.endsWith('/') ? base : `${base}/`);
+  url.searchParams.set('token', token);
+  return url.toString();
+}

@@ -1,0 +1,190 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AppException } from '#app/common/errors/app.exception.js';
+import type { RequestMeta } from '#app/common/http/request-meta.js';
+import { AppConfig } from '#app/config/app-config.js';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { MailService } from '#app/modules/mail/mail.service.js';
+import type { MailKind } from '#app/modules/mail/mail.types.js';
+import { SitesService } from '#app/modules/sites/sites.service.js';
+import { AccountsService } from '#app/modules/users/accounts.service.js';
+import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
+import type { User } from '#app/modules/users/entities/user.entity.js';
+import { frontendLink, minutesFrom, passwordProblems, TTL } from './auth.rules.js';
+import type { EmailSentDto, PasswordSetDto, TokenPairDto } from './dto/auth.dto.js';
+import type { OneTimePurpose } from './entities/one-time-token.entity.js';
+import { OneTimeTokensRepository } from './one-time-tokens.repository.js';
+import { PasswordHasher } from './password-hasher.js';
+import { SessionService } from './session.service.js';
+import { hashToken, newOpaqueToken } from './token-crypto.js';
+
+const SENT = 'If an account exists for this address, we have sent it an e-mail.';
+const INVALID_TOKEN = 'The link is not valid: it may have expired or been used already.';
+
+const LINKS: Record<OneTimePurpose, { path: string; minutes: number; mail: MailKind }> = {
+  password_reset: { path: 'reset-password', minutes: TTL.resetMinutes, mail: 'password_reset' },
+  password_set: { path: 'set-password', minutes: TTL.setMinutes, mail: 'password_set' },
+  magic_link: { path: 'magic-link', minutes: TTL.magicLinkMinutes, mail: 'magic_link' },
+};
+
+/**
+ * E-mailed single-use links: password reset, password set (accounts made without a password) and
+ * sign-in links. Requests answer the same whether or not the account exists (no enumeration).
+ */
+@Injectable()
+export class PasswordFlowsService {
+  constructor(
+    private readonly accounts: AccountsService,
+    private readonly sites: SitesService,
+    private readonly tokens: OneTimeTokensRepository,
+    private readonly sessions: SessionService,
+    private readonly hasher: PasswordHasher,
+    private readonly activity: ActivityLogService,
+    private readonly mail: MailService,
+    private readonly tx: TransactionRunner,
+    private readonly config: AppConfig,
+  ) {}
+
+  requestPasswordReset(email: string, siteId: string, meta: RequestMeta): Promise<EmailSentDto> {
+    return this.requestLink('password_reset', email, siteId, meta);
+  }
+
+  requestMagicLink(email: string, siteId: string, meta: RequestMeta): Promise<EmailSentDto> {
+    return this.requestLink('magic_link', email, siteId, meta);
+  }
+
+  /**
+   * For features that create accounts without a password (guest purchase, website form): makes a
+   * password-set link inside the caller's transaction and answers it for the caller's own e-mail.
+   */
+  passwordSetLink(user: Pick<User, 'id' | 'site_id'>, manager: EntityManager): Promise<string> {
+    return this.createLink('password_set', user, manager);
+  }
+
+  /** Endpoint 1: a reset or set token and a new password; activates the account and ends other sessions. */
+  async confirmPasswordSet(token: string, password: string, meta: RequestMeta): Promise<PasswordSetDto> {
+    const now = new Date();
+    const hashPromise = this.hasher.hash(password);
+    const preview = await this.tokens.findByHash(hashToken(token));
+    const owner = preview ? await this.accounts.findById(preview.user_id) : null;
+    const problems = passwordProblems(password, owner?.email);
+    if (problems.length)
+      throw AppException.validation(problems.map((message) => ({ field: 'password', message })));
+    const passwordHash = await hashPromise;
+    return this.tx.run(async (manager) => {
+      const spent = await this.tokens.consume(
+        hashToken(token),
+        ['password_reset', 'password_set'],
+        now,
+        manager,
+      );
+      const user = spent ? await this.accounts.findById(spent.user_id, manager) : null;
+      if (!spent || !user) throw AppException.unprocessable('INVALID_TOKEN', INVALID_TOKEN);
+      await this.accounts.setPassword(user, passwordHash, now, manager);
+      await this.tokens.spendAll(user.id, ['password_reset', 'password_set'], now, manager);
+      await this.sessions.endAllSessions(user.id, manager);
+      await this.activity.record(
+        {
+          userId: user.id,
+          siteId: user.site_id,
+          type: 'password_change',
+          description:
+            spent.purpose === 'password_set' ? 'Password set; account activated' : 'Password reset',
+          severity: 'warning',
+          metadata: { via: spent.purpose },
+        },
+        meta,
+        manager,
+      );
+      const activation_link = await this.createLink('magic_link', user, manager);
+      return {
+        activation_link,
+        email: user.email,
+        message: 'Your password is set and your account is active.',
+      };
+    });
+  }
+
+  /** Exchanges a sign-in link for tokens; the link proves the e-mail. */
+  async verifyMagicLink(token: string, meta: RequestMeta): Promise<TokenPairDto> {
+    const now = new Date();
+    return this.tx.run(async (manager) => {
+      const spent = await this.tokens.consume(hashToken(token), ['magic_link'], now, manager);
+      const user = spent ? await this.accounts.findById(spent.user_id, manager) : null;
+      if (!spent || !user) throw AppException.unauthenticated(INVALID_TOKEN);
+      await this.accounts.markEmailVerified(user, now, manager);
+      await this.accounts.recordLogin(user.id, now, manager);
+      await this.activity.record(
+        {
+          userId: user.id,
+          siteId: user.site_id,
+          type: 'login',
+          description: 'Logged in with a sign-in link',
+        },
+        meta,
+        manager,
+      );
+      return this.sessions.issue(user, manager);
+    });
+  }
+
+  private async requestLink(
+    purpose: 'password_reset' | 'magic_link',
+    email: string,
+    siteId: string,
+    meta: RequestMeta,
+  ): Promise<EmailSentDto> {
+    const user = await this.accounts.findByEmail(siteId, email);
+    if (user) {
+      await this.tx.run(async (manager) => {
+        await this.createLink(purpose, user, manager, user.email);
+        await this.activity.record(
+          {
+            userId: user.id,
+            siteId: user.site_id,
+            type: purpose === 'magic_link' ? 'magic_link_requested' : 'password_reset_requested',
+            description: purpose === 'magic_link' ? 'Sign-in link requested' : 'Password reset requested',
+          },
+          meta,
+          manager,
+        );
+      });
+    }
+    return { email, message: SENT };
+  }
+
+  /** Stores the token's hash and, when `mailTo` is given, e-mails the link in the same transaction. */
+  private async createLink(
+    purpose: OneTimePurpose,
+    user: Pick<User, 'id' | 'site_id'>,
+    manager: EntityManager,
+    mailTo?: string,
+  ): Promise<string> {
+    const link = LINKS[purpose];
+    const token = newOpaqueToken();
+    await this.tokens.create(
+      {
+        user_id: user.id,
+        purpose,
+        token_hash: hashToken(token),
+        expires_at: minutesFrom(new Date(), link.minutes),
+      },
+      manager,
+    );
+    const site = await this.sites.findBySiteId(user.site_id, manager);
+    const url = frontendLink(site?.frontend_url ?? this.config.publicBaseUrl, link.path, token);
+    if (mailTo) {
+      await this.mail.send(
+        {
+          kind: link.mail,
+          siteId: user.site_id,
+          to: mailTo,
+          userId: user.id,
+          variables: { link: url, expires_minutes: link.minutes },
+        },
+        manager,
+      );
+    }
+    return url;
+  }
+}

@@ -1,0 +1,49 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { Controller, Get, Header, Headers } from '@nestjs/common';
+import { ApiOkResponse, ApiProduces, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { Registry } from 'prom-client';
+import { Public } from '#app/common/auth/auth.decorators.js';
+import { AppException } from '#app/common/errors/app.exception.js';
+import { ProblemDto } from '#app/common/openapi/problem.dto.js';
+import { AppConfig } from '#app/config/app-config.js';
+import { MetricsService } from './metrics.service.js';
+
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+/**
+ * Whether a scrape may read the metrics: always when no METRICS_TOKEN is configured, else only with
+ * `Authorization: Bearer <METRICS_TOKEN>`. Digests make the lengths equal for a constant-time compare.
+ */
+export function metricsAuthorized(expected: string | undefined, authorization: string | undefined): boolean {
+  if (!expected) return true;
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
+  return given !== undefined && timingSafeEqual(digest(given), digest(expected));
+}
+
+@ApiTags('ops')
+@Controller('metrics')
+export class MetricsController {
+  constructor(
+    private readonly metrics: MetricsService,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Public to the JWT guard (the token here is not a user's); METRICS_TOKEN guards it instead. */
+  @Get()
+  @Public()
+  @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
+  @Header('Cache-Control', 'no-store')
+  @ApiProduces('text/plain')
+  @ApiOkResponse({ description: 'Prometheus exposition format, version 0.0.4.', schema: { type: 'string' } })
+  @ApiUnauthorizedResponse({
+    type: ProblemDto,
+    description:
+      'METRICS_TOKEN is configured and `Authorization: Bearer <METRICS_TOKEN>` is missing or wrong.',
+  })
+  async scrape(@Headers('authorization') authorization: string | undefined): Promise<string> {
+    if (!metricsAuthorized(this.config.metricsToken, authorization)) {
+      throw AppException.unauthenticated('A valid metrics token is required.');
+    }
+    return this.metrics.render();
+  }
+}

@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { QueryFailedError } from 'typeorm';
+import type { AuthUserLookup } from '#app/common/auth/auth-user-lookup.js';
+import { AppException } from '#app/common/errors/app.exception.js';
+import type { User } from './entities/user.entity.js';
+import { type NewUser, UsersRepository } from './users.repository.js';
+import { LoginAttemptsRepository } from './login-attempts.repository.js';
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * The credential side of a user, as the auth feature needs it. Auth never touches the users table
+ * directly (DESIGN §1); it asks here.
+ */
+@Injectable()
+export class AccountsService implements AuthUserLookup {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly attempts: LoginAttemptsRepository,
+  ) {}
+
+  findActiveForToken(id: string): Promise<User | null> {
+    return this.users.findById(id);
+  }
+
+  findById(id: string, manager?: EntityManager): Promise<User | null> {
+    return this.users.findById(id, manager);
+  }
+
+  findByEmail(siteId: string, email: string, manager?: EntityManager): Promise<User | null> {
+    return this.users.findByEmail(siteId, email, manager);
+  }
+
+  findWithPassword(siteId: string, email: string): Promise<User | null> {
+    return this.attempts.findWithPassword(siteId, email);
+  }
+
+  /** 409 EMAIL_TAKEN when the site already has the address (decided by the unique index, not a pre-check). */
+  async create(user: NewUser, manager: EntityManager): Promise<User> {
+    try {
+      return await this.users.create(user, manager);
+    } catch (error) {
+      if (
+        error instanceof QueryFailedError &&
+        (error.driverError as { code?: string }).code === UNIQUE_VIOLATION
+      ) {
+        throw AppException.conflict(
+          'EMAIL_TAKEN',
+          'An account with this e-mail already exists on this site.',
+        );
+      }
+      throw error;
+    }
+  }
+
+  /** Counts a failure atomically and locks the account when the rule says so; answers whether it locked. */
+  recordFailedLogin(userId: string, now: Date): Promise<boolean> {
+    return this.attempts.recordFailure(userId, now);
+  }
+
+  recordLogin(userId: string, now: Date, manager?: EntityManager): Promise<void> {
+    return this.users.update(
+      userId,
+      { last_login_at: now, failed_login_attempts: 0, account_locked_until: null },
+      manager,
+    );
+  }
+
+  /** A password set by a token also proves the e-mail and ends any lock (DESIGN §3). */
+  async setPassword(user: User, passwordHash: string, now: Date, manager: EntityManager): Promise<void> {
+    await this.attempts.setPassword(user.id, passwordHash, manager);
+    await this.users.update(
+      user.id,
+      {
+        email_verified_at: user.email_verified_at ?? now,
+        failed_login_attempts: 0,
+        account_locked_until: null,
+      },
+      manager,
+    );
+  }
+
+  async markEmailVerified(user: User, now: Date, manager: EntityManager): Promise<void> {
+    if (!user.email_verified_at) await this.users.update(user.id, { email_verified_at: now }, manager);
+  }
+}

@@ -1,0 +1,33 @@
+import { Bool, Nested, Str } from '#app/common/validation/fields.js';
+
+export class ProfileFieldsDto {
+  @Bool() accepts_marketing?: boolean;
+  @Str({ max: 200 }) address?: string;
+  @Str({ max: 200 }) address_2?: string;
+  @Str({ max: 100 }) city?: string;
+  @Str({ max: 100, example: 'GB' }) country?: string;
+  @Str({ max: 100, example: 'Jane' }) first_name?: string;
+  @Str({ max: 100, example: 'Doe' }) last_name?: string;
+  @Str({ max: 32, example: '51.5072' }) latitude?: string;
+  @Str({ max: 20, example: 'en-GB' }) locale?: string;
+  @Str({ max: 32, example: '-0.1276' }) longitude?: string;
+  @Str({ max: 200 }) marketing_id?: string;
+  @Str({ max: 200 }) organization?: string;
+  @Str({ max: 40, example: '+44 20 7946 0000' }) phone_number?: string;
+  @Str({ max: 100 }) state_region?: string;
+  @Str({ max: 64, example: 'Europe/London' }) timezone?: string;
+  @Str({ max: 50 }) title?: string;
+  @Str({ max: 20 }) zip_code?: string;
+}
+
+/** Endpoint 21. `role` is accepted only when it equals the caller's own (403 otherwise, DESIGN §3). */
+export class UpdateProfileDto {
+  @Bool({ description: 'Changing it records `consent_given_at` and an activity-log entry.' })
+  marketing_consent?: boolean;
+
+  @Str({ max: 20, description: 'Must equal your current role: a user cannot change its own role.' })
+  role?: string;
+
+  @Nested(() => ProfileFieldsDto)
+  profile?: ProfileFieldsDto;
+}

@@ -1,0 +1,43 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { LOCKOUT, lockedUntil } from './login.rules.js';
+import { User } from './entities/user.entity.js';
+
+/** The queries behind logging in: the password hash (never selected elsewhere) and failure counting. */
+@Injectable()
+export class LoginAttemptsRepository {
+  constructor(@InjectDataSource() private readonly db: DataSource) {}
+
+  findWithPassword(siteId: string, email: string): Promise<User | null> {
+    return this.db
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .addSelect('u.password_hash')
+      .where('u.site_id = :siteId AND u.email_normalized = :email AND u.deleted_at IS NULL', {
+        siteId,
+        email: email.toLowerCase(),
+      })
+      .getOne();
+  }
+
+  /**
+   * One statement, so concurrent wrong guesses cannot under-count: the counter rises, and when it
+   * reaches the threshold the lock is set and the counter starts again for the next window.
+   */
+  async recordFailure(userId: string, now: Date): Promise<boolean> {
+    const rows = await this.db.query<[Array<{ locked: boolean }>, number]>(
+      `UPDATE users
+          SET failed_login_attempts = CASE WHEN failed_login_attempts + 1 >= $2 THEN 0 ELSE failed_login_attempts + 1 END,
+              account_locked_until = CASE WHEN failed_login_attempts + 1 >= $2 THEN $3::timestamptz ELSE account_locked_until END
+        WHERE id = $1
+        RETURNING (failed_login_attempts = 0) AS locked`,
+      [userId, LOCKOUT.maxFailures, lockedUntil(now)],
+    );
+    return rows[0][0]?.locked ?? false;
+  }
+
+  async setPassword(userId: string, passwordHash: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(User).update({ id: userId }, { password_hash: passwordHash });
+  }
+}

@@ -1,0 +1,70 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { type EntityManager, IsNull, type Repository } from 'typeorm';
+import { UserProfile } from './entities/user-profile.entity.js';
+import { User } from './entities/user.entity.js';
+
+export type NewUser = Pick<User, 'site_id' | 'email' | 'role' | 'signup_source'> & Partial<User>;
+
+@Injectable()
+export class UsersRepository {
+  constructor(@InjectRepository(User) private readonly users: Repository<User>) {}
+
+  private repo(manager?: EntityManager): Repository<User> {
+    return manager ? manager.getRepository(User) : this.users;
+  }
+
+  findById(id: string, manager?: EntityManager): Promise<User | null> {
+    return this.repo(manager).findOne({ where: { id, deleted_at: IsNull() }, relations: { profile: true } });
+  }
+
+  findByEmail(siteId: string, email: string, manager?: EntityManager): Promise<User | null> {
+    return this.repo(manager).findOne({
+      where: { site_id: siteId, email_normalized: email.toLowerCase(), deleted_at: IsNull() },
+    });
+  }
+
+  /** The row with its password hash, locked for the login attempt that reads it. */
+  findForLogin(siteId: string, email: string, manager: EntityManager): Promise<User | null> {
+    return manager
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .addSelect('u.password_hash')
+      .where('u.site_id = :siteId AND u.email_normalized = :email AND u.deleted_at IS NULL', {
+        siteId,
+        email: email.toLowerCase(),
+      })
+      .setLock('pessimistic_write')
+      .getOne();
+  }
+
+  async create(user: NewUser, manager?: EntityManager): Promise<User> {
+    const repo = this.repo(manager);
+    const row = repo.create({ ...user, email_normalized: user.email.toLowerCase() });
+    const saved = await repo.save(row);
+    await (manager ?? this.users.manager)
+      .getRepository(UserProfile)
+      .insert({ user_id: saved.id, site_id: saved.site_id });
+    return saved;
+  }
+
+  async update(id: string, changes: Partial<User>, manager?: EntityManager): Promise<void> {
+    await this.repo(manager).update({ id }, changes);
+  }
+
+  async updateProfile(userId: string, changes: Partial<UserProfile>, manager?: EntityManager): Promise<void> {
+    if (!Object.keys(changes).length) return;
+    await (manager ?? this.users.manager).getRepository(UserProfile).update({ user_id: userId }, changes);
+  }
+
+  find(siteId: string, email: string | undefined, limit: number, cursor?: string): Promise<User[]> {
+    const qb = this.users
+      .createQueryBuilder('u')
+      .where('u.site_id = :siteId AND u.deleted_at IS NULL', { siteId })
+      .orderBy('u.id', 'ASC')
+      .take(limit);
+    if (email) qb.andWhere('u.email_normalized = :email', { email: email.toLowerCase() });
+    if (cursor) qb.andWhere('u.id > :cursor', { cursor });
+    return qb.getMany();
+  }
+}

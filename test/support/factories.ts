@@ -1,0 +1,78 @@
+import { randomBytes } from 'node:crypto';
+import type { Role } from '#app/common/auth/roles.js';
+import { PasswordHasher } from '#app/modules/auth/password-hasher.js';
+import { SessionService } from '#app/modules/auth/session.service.js';
+import { SitesService } from '#app/modules/sites/sites.service.js';
+import { AccountsService } from '#app/modules/users/accounts.service.js';
+import type { User } from '#app/modules/users/entities/user.entity.js';
+import type { TestApp } from './app';
+
+export const DEFAULT_PASSWORD = 'a-Long-enough-pass-7391';
+let defaultHash: Promise<string> | undefined;
+
+/** A unique suffix: tests share one database and are isolated by their own data (STACK.md). */
+export function uid(): string {
+  return randomBytes(5).toString('hex');
+}
+
+export async function makeSite(
+  t: TestApp,
+  opts: { frontendUrl?: string; settings?: Record<string, unknown> } = {},
+): Promise<string> {
+  const siteId = `site-${uid()}`;
+  await t.app
+    .get(SitesService)
+    .ensureSite(siteId, `Site ${siteId}`, opts.frontendUrl ?? `https://${siteId}.example.com`);
+  if (opts.settings) {
+    await t.db.query(`UPDATE site_configs SET additional_settings = $2 WHERE site_id = $1`, [
+      siteId,
+      opts.settings,
+    ]);
+  }
+  return siteId;
+}
+
+export interface MadeUser {
+  user: User;
+  email: string;
+  password: string;
+  token: string;
+  refreshToken: string;
+}
+
+/** A user (any role) with a password and a fresh token pair, in one line. */
+export async function makeUser(
+  t: TestApp,
+  siteId: string,
+  opts: { role?: Role; email?: string; password?: string | null; signupSource?: string } = {},
+): Promise<MadeUser> {
+  const hasher = t.app.get(PasswordHasher);
+  const password = opts.password === undefined ? DEFAULT_PASSWORD : opts.password;
+  let passwordHash: string | null = null;
+  if (password === DEFAULT_PASSWORD) passwordHash = await (defaultHash ??= hasher.hash(DEFAULT_PASSWORD));
+  else if (password) passwordHash = await hasher.hash(password);
+  const email = opts.email ?? `user-${uid()}@example.com`;
+  const accounts = t.app.get(AccountsService);
+  const user = await t.db.transaction((manager) =>
+    accounts.create(
+      {
+        site_id: siteId,
+        email,
+        role: opts.role ?? 'user',
+        signup_source: opts.signupSource ?? 'register',
+        password_hash: passwordHash,
+        has_consented: true,
+        data_processing_consent: true,
+      },
+      manager,
+    ),
+  );
+  const tokens = await t.app.get(SessionService).issue(user);
+  return {
+    user,
+    email,
+    password: password ?? '',
+    token: tokens.access_token,
+    refreshToken: tokens.refresh_token,
+  };
+}

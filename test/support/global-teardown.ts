@@ -1,0 +1,3 @@
+export default async function globalTeardown(): Promise<void> {
+  await (globalThis as { __e2eDrop?: () => Promise<void> }).__e2eDrop?.();
+}

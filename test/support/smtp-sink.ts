@@ -1,0 +1,82 @@
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+  subject: string;
+  headers: Record<string, string>;
+  /** The text/plain part, quoted-printable decoded. */
+  text: string;
+}
+
+function decodeQuotedPrintable(body: string): string {
+  const bytes = body
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/gi, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return Buffer.from(bytes, 'latin1').toString('utf8');
+}
+
+function parse(raw: string, from: string, to: string[]): ReceivedMail {
+  const [head] = raw.split(/\r?\n\r?\n/);
+  const headers: Record<string, string> = {};
+  for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
+    const at = line.indexOf(':');
+    if (at > 0) headers[line.slice(0, at).toLowerCase()] = line.slice(at + 1).trim();
+  }
+  const textPart = /Content-Type: text\/plain[^]*?\r?\n\r?\n([^]*?)\r?\n--/i.exec(raw);
+  const encoding = /Content-Type: text\/plain[^]*?Content-Transfer-Encoding: ([\w-]+)/i.exec(raw)?.[1];
+  const body = textPart?.[1] ?? '';
+  const text =
+    encoding?.toLowerCase() === 'quoted-printable'
+      ? decodeQuotedPrintable(body)
+      : encoding?.toLowerCase() === 'base64'
+        ? Buffer.from(body, 'base64').toString('utf8')
+        : body;
+  return { from, to, raw, subject: headers.subject, headers, text };
+}
+
+/** A real SMTP server on loopback that keeps what it receives, for tests to read. */
+export class SmtpSink {
+  readonly messages: ReceivedMail[] = [];
+  private server?: SMTPServer;
+  port = 0;
+
+  async start(): Promise<this> {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (c: Buffer) => chunks.push(c));
+        stream.on('end', () => {
+          const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
+          const to = session.envelope.rcptTo.map((r) => r.address);
+          this.messages.push(parse(Buffer.concat(chunks).toString('utf8'), from, to));
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const address = this.server.server.address();
+    this.port = typeof address === 'object' && address ? address.port : 0;
+    return this;
+  }
+
+  /** Messages to one address (newest last). */
+  to(address: string): ReceivedMail[] {
+    return this.messages.filter((m) => m.to.includes(address.toLowerCase()) || m.to.includes(address));
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+}
+
+/** The token in the first link of a mail whose path ends with `path`. */
+export function linkToken(mail: ReceivedMail, path: string): string {
+  const match = new RegExp(`https?://\\S+/${path}\\?token=([A-Za-z0-9_-]+)`).exec(mail.text);
+  if (!match) throw new Error(`no ${path} link in mail: ${mail.text}`);
+  return match[1];
+}
