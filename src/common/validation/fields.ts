@@ -107,7 +107,7 @@ export function Obj(o: Common = {}): PropertyDecorator {
 
 /** A nested object validated by its own DTO class; unknown fields inside it are refused too. */
 export function Nested(type: () => new () => object, o: Common = {}): PropertyDecorator {
-  return applyDecorators(presence(o), IsObject(), ValidateNested(), Type(type), doc(o, { type }));
+  return applyDecorators(presence(o), IsObject(), ValidateNested(), Type(type), doc(o, { type: type() }));
 }
 
 /** A property of a response body: `null` where the record has no value, never omitted (DESIGN §4). */

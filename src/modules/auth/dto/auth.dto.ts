@@ -68,7 +68,7 @@ export class TokenPairDto {
 }
 
 export class RegisteredDto extends TokenPairDto {
-  @Prop(() => UserDto) user!: UserDto;
+  @Prop(UserDto) user!: UserDto;
 }
 
 /** Endpoint 2 (and the magic-link request): the same answer whether or not the account exists. */

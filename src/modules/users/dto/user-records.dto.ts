@@ -35,7 +35,7 @@ export class PaymentTransactionRecordDto {
   @Prop(String, { nullable: true }) subscription_id!: string | null;
   @Prop('object', { nullable: true, description: 'Subscription, nested form' })
   subscription!: Record<string, unknown> | null;
-  @Prop(() => [PointTransactionRecordDto]) points!: PointTransactionRecordDto[];
+  @Prop([PointTransactionRecordDto]) points!: PointTransactionRecordDto[];
   @Prop(String, { nullable: true }) ip_address!: string | null;
   @Prop(String, { nullable: true }) user_agent!: string | null;
   @Prop('object', { nullable: true }) webhook_data!: Record<string, unknown> | null;

@@ -67,11 +67,11 @@ export class UserDto {
   @Prop(Boolean) has_consented!: boolean;
   @Prop(Boolean) data_processing_consent!: boolean;
   @Prop(Boolean) marketing_consent!: boolean;
-  @Prop(() => UserProfileDto, { nullable: true }) profile!: UserProfileDto | null;
-  @Prop(() => [ActivityLogDto]) activity_logs!: ActivityLogDto[];
-  @Prop(() => [PaymentTransactionRecordDto]) payment_transactions!: PaymentTransactionRecordDto[];
-  @Prop(() => [PointTransactionRecordDto]) points!: PointTransactionRecordDto[];
-  @Prop(() => [RaffleEntryRecordDto]) raffle_entries!: RaffleEntryRecordDto[];
+  @Prop(UserProfileDto, { nullable: true }) profile!: UserProfileDto | null;
+  @Prop([ActivityLogDto]) activity_logs!: ActivityLogDto[];
+  @Prop([PaymentTransactionRecordDto]) payment_transactions!: PaymentTransactionRecordDto[];
+  @Prop([PointTransactionRecordDto]) points!: PointTransactionRecordDto[];
+  @Prop([RaffleEntryRecordDto]) raffle_entries!: RaffleEntryRecordDto[];
 }
 
 /** A user in admin lists: the account without its nested records. */
