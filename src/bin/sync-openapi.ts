@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApplication } from '#app/bootstrap.js';
 import { buildOpenApiDocument, stableJson } from '#app/common/openapi/swagger.js';
+import { AppConfig } from '#app/config/app-config.js';
 import { loadConfig } from '#app/config/load-config.js';
 
 /**
@@ -14,7 +15,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, DATABASE_URL: undefined, LOG_LEVEL: 'silent', JOBS: 'off' });
   const { startEmbeddedPostgres } = await import('#app/infra/database/embedded-postgres.js');
   const scratch = await startEmbeddedPostgres(null);
-  const running = await createApplication({ ...config, databaseUrl: scratch.url } as typeof config);
+  const running = await createApplication(AppConfig.of({ ...config, databaseUrl: scratch.url }));
   try {
     const file = join(process.cwd(), 'openapi.json');
     writeFileSync(file, stableJson(buildOpenApiDocument(running.app)));

@@ -5,6 +5,8 @@ export class AppConfig {
   readonly publicBaseUrl!: string;
   readonly corsOrigins!: string[];
   readonly logLevel!: string;
+  /** Logs go to standard output unless a file is named. */
+  readonly logFile!: string | undefined;
   /** Unset means the embedded database: the address is known only once it has started. */
   readonly databaseUrl!: string | undefined;
   readonly dataDir!: string;

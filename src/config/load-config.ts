@@ -34,7 +34,9 @@ function keptSecrets(dataDir: string): KeptSecrets {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
-  const parsed = plainToInstance(EnvSchema, { ...env }, { excludeExtraneousValues: false });
+  // An empty variable means "not set" (compose files and shells produce them for optional values).
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = plainToInstance(EnvSchema, present, { excludeExtraneousValues: false });
   const errors = validateSync(parsed, { whitelist: false });
   const problems = errors.flatMap((e) => Object.values(e.constraints ?? {}));
   const nodeEnv = (parsed.NODE_ENV ?? 'development') as AppConfig['nodeEnv'];
@@ -58,6 +60,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       .map((o) => o.trim())
       .filter(Boolean),
     logLevel: parsed.LOG_LEVEL ?? 'info',
+    logFile: parsed.LOG_FILE,
     databaseUrl: parsed.DATABASE_URL,
     dataDir,
     jwtSecret,

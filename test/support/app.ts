@@ -29,6 +29,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     publicBaseUrl: 'http://localhost:3000',
     corsOrigins: ['https://app.example.com'],
     logLevel: 'silent',
+    logFile: undefined,
     databaseUrl: process.env.E2E_DATABASE_URL,
     dataDir: mkdtempSync(join(tmpdir(), 'e2e-data-')),
     jwtSecret: TEST_JWT_SECRET,

@@ -23,8 +23,14 @@ export class JwtAuthGuard extends AuthGuard('jwt') {
     return (await super.canActivate(context)) as boolean;
   }
 
+  /**
+   * Token problems arrive as `info` with no user: 401. An `err` is a failure of ours while checking a
+   * good token (the database is down): it must surface as such, not pass for a bad token.
+   */
   override handleRequest<T>(err: unknown, user: T): T {
-    if (err || !user) throw AppException.unauthenticated();
+    if (err instanceof Error) throw err;
+    if (err) throw new Error('authentication failed unexpectedly');
+    if (!user) throw AppException.unauthenticated();
     return user;
   }
 }

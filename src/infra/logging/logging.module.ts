@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Global, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { pino } from 'pino';
 import type { Options } from 'pino-http';
 import type { AppRequest } from '#app/common/http/request-context.js';
 import { AppConfig } from '#app/config/app-config.js';
@@ -53,7 +54,14 @@ export function pinoHttpOptions(level: string): Options {
   imports: [
     LoggerModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ pinoHttp: pinoHttpOptions(config.logLevel) }),
+      useFactory: (config: AppConfig) => ({
+        pinoHttp: config.logFile
+          ? [
+              pinoHttpOptions(config.logLevel),
+              pino.destination({ dest: config.logFile, sync: true, mkdir: true }),
+            ]
+          : pinoHttpOptions(config.logLevel),
+      }),
     }),
   ],
   exports: [LoggerModule],

@@ -1,0 +1,355 @@
+import { PasswordFlowsService } from '#app/modules/auth/password-flows.service.js';
+import { api } from '../support/api';
+import { createTestApp, type TestApp } from '../support/app';
+import { DEFAULT_PASSWORD, makeSite, makeUser, uid } from '../support/factories';
+import { linkToken } from '../support/smtp-sink';
+
+const GOOD_PASSWORD = 'plum-Orchard-4471-river';
+
+describe('accounts: register, sign in, sessions', () => {
+  let t: TestApp;
+  let site: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    site = await makeSite(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const register = (body: Record<string, unknown>) =>
+    api(t.app).post('/auth/register', {
+      email: `new-${uid()}@example.com`,
+      password: GOOD_PASSWORD,
+      site_id: site,
+      data_processing_consent: true,
+      age_confirmed: true,
+      ...body,
+    });
+
+  describe('registration', () => {
+    it('creates the account, signs it in, and answers the User without any secret', async () => {
+      const email = `Jane.${uid()}@Example.com`;
+      const res = await register({ email, name: 'Jane Doe', marketing_consent: true }).expect(201);
+      expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 900 });
+      expect(res.body.user).toMatchObject({
+        email,
+        site_id: site,
+        role: 'user',
+        signup_source: 'register',
+        marketing_consent: true,
+      });
+      expect(res.body.user.profile).toMatchObject({ first_name: null, accepts_marketing: false });
+      expect(res.body.user.payment_transactions).toEqual([]);
+      expect(JSON.stringify(res.body)).not.toMatch(/password|argon2/i);
+      const [row] = await t.db.query(`SELECT password_hash, age_confirmed_at FROM users WHERE id = $1`, [
+        res.body.user.id,
+      ]);
+      expect(row.password_hash).toMatch(/^\$argon2id\$/);
+      expect(row.age_confirmed_at).not.toBeNull();
+      await api(t.app).as(res.body.access_token).get('/users/me').expect(200);
+    });
+
+    it('sends the welcome e-mail through SMTP once the job runs', async () => {
+      const email = `welcome-${uid()}@example.com`;
+      await register({ email }).expect(201);
+      expect(t.smtp.to(email)).toHaveLength(0); // enqueued with the account, sent by the job
+      await t.drain();
+      const [mail] = t.smtp.to(email);
+      expect(mail.subject).toBe(`Welcome to Site ${site}`);
+      expect(mail.raw).toContain('text/html');
+    });
+
+    it('refuses an unknown site with 404 UNKNOWN_SITE', async () => {
+      const res = await register({ site_id: 'no-such-site' }).expect(404);
+      expect(res.body).toMatchObject({ code: 'UNKNOWN_SITE', status: 404 });
+      expect(res.headers['content-type']).toContain('application/problem+json');
+    });
+
+    it('refuses an e-mail already taken on the site, whatever its case, with 409', async () => {
+      const email = `taken-${uid()}@example.com`;
+      await register({ email }).expect(201);
+      const res = await register({ email: email.toUpperCase() }).expect(409);
+      expect(res.body.code).toBe('EMAIL_TAKEN');
+    });
+
+    it('lets another site register the same e-mail', async () => {
+      const other = await makeSite(t);
+      const email = `twice-${uid()}@example.com`;
+      await register({ email }).expect(201);
+      await register({ email, site_id: other }).expect(201);
+    });
+
+    it('requires the 18+ declaration unless the site switches it off', async () => {
+      const res = await register({ age_confirmed: false }).expect(422);
+      expect(res.body.code).toBe('AGE_REQUIRED');
+      const relaxed = await makeSite(t, { settings: { age_check: 'none' } });
+      await register({ site_id: relaxed, age_confirmed: false }).expect(201);
+    });
+
+    it('refuses a date of birth under 18 years', async () => {
+      const now = new Date();
+      const seventeen = `${now.getUTCFullYear() - 17}-01-01`;
+      const res = await register({ date_of_birth: seventeen }).expect(422);
+      expect(res.body.code).toBe('UNDER_AGE');
+      await register({ date_of_birth: '1990-05-17' }).expect(201);
+    });
+
+    it('requires consent to data processing', async () => {
+      const res = await register({ data_processing_consent: false }).expect(422);
+      expect(res.body.code).toBe('CONSENT_REQUIRED');
+    });
+
+    it.each([
+      ['too short', 'short-9'],
+      ['among the most common', 'password123'],
+      ['too long', 'x'.repeat(129)],
+    ])('refuses a password that is %s, changing nothing', async (_why, password) => {
+      const email = `weak-${uid()}@example.com`;
+      const res = await register({ email, password }).expect(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toContain('password');
+      expect(await t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toHaveLength(0);
+    });
+
+    it('answers missing, mistyped and unknown fields with 400 and the field errors', async () => {
+      const missing = await api(t.app).post('/auth/register', { email: 'x@example.com' }).expect(400);
+      const fields = missing.body.errors.map((e: { field: string }) => e.field);
+      expect(fields).toEqual(
+        expect.arrayContaining(['password', 'site_id', 'data_processing_consent', 'age_confirmed']),
+      );
+      const typed = await register({ age_confirmed: 'yes' }).expect(400);
+      expect(typed.body.errors[0].field).toBe('age_confirmed');
+      const unknown = await register({ role: 'superadmin' }).expect(400);
+      expect(unknown.body.errors).toEqual([{ field: 'role', message: 'property role should not exist' }]);
+      await register({ email: 'not-an-email' }).expect(400);
+    });
+  });
+
+  describe('signing in', () => {
+    it('issues tokens for the right password and records the login', async () => {
+      const u = await makeUser(t, site);
+      const res = await api(t.app)
+        .post('/auth/login', { email: u.email.toUpperCase(), password: DEFAULT_PASSWORD, site_id: site })
+        .expect(200);
+      expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 900 });
+      const logs = await t.db.query(
+        `SELECT activity_type, ip_address, request_id FROM activity_logs WHERE user_id = $1`,
+        [u.user.id],
+      );
+      expect(logs).toEqual([expect.objectContaining({ activity_type: 'login' })]);
+      expect(logs[0].request_id).toBe(res.headers['x-request-id']);
+    });
+
+    it('answers unknown e-mail, wrong password and wrong site with the same 401', async () => {
+      const u = await makeUser(t, site);
+      const other = await makeSite(t);
+      const bodies = await Promise.all([
+        api(t.app)
+          .post('/auth/login', {
+            email: `nobody-${uid()}@example.com`,
+            password: DEFAULT_PASSWORD,
+            site_id: site,
+          })
+          .expect(401),
+        api(t.app)
+          .post('/auth/login', { email: u.email, password: 'wrong-password-123', site_id: site })
+          .expect(401),
+        api(t.app)
+          .post('/auth/login', { email: u.email, password: DEFAULT_PASSWORD, site_id: other })
+          .expect(401),
+      ]);
+      const details = bodies.map((r): string[] => [String(r.body.code), String(r.body.detail)]);
+      expect(new Set(details.map((d) => JSON.stringify(d))).size).toBe(1);
+    });
+
+    it('locks the account after five failures; even the right password is then refused', async () => {
+      const u = await makeUser(t, site);
+      const login = (password: string) =>
+        api(t.app).post('/auth/login', { email: u.email, password, site_id: site });
+      for (let i = 0; i < 5; i++) await login('wrong-password-123').expect(401);
+      const [row] = await t.db.query(`SELECT account_locked_until FROM users WHERE id = $1`, [u.user.id]);
+      expect(new Date(row.account_locked_until).getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
+      const locked = await login(DEFAULT_PASSWORD).expect(401);
+      expect(locked.body.code).toBe('UNAUTHENTICATED');
+      const types = await t.db.query(
+        `SELECT activity_type FROM activity_logs WHERE user_id = $1 ORDER BY created_at`,
+        [u.user.id],
+      );
+      expect(types.map((r: { activity_type: string }) => r.activity_type)).toContain('account_locked');
+      // Tokens already issued stay valid: a lock must not let anyone log the owner out.
+      await api(t.app).as(u.token).get('/users/me').expect(200);
+    });
+
+    it('counts concurrent wrong guesses without losing any', async () => {
+      const u = await makeUser(t, site);
+      await Promise.all(
+        Array.from({ length: 4 }, () =>
+          api(t.app)
+            .post('/auth/login', { email: u.email, password: 'wrong-password-123', site_id: site })
+            .expect(401),
+        ),
+      );
+      const [row] = await t.db.query(`SELECT failed_login_attempts FROM users WHERE id = $1`, [u.user.id]);
+      expect(row.failed_login_attempts).toBe(4);
+    });
+  });
+
+  describe('sessions', () => {
+    it('rotates refresh tokens: the new one works, the old one stops working', async () => {
+      const u = await makeUser(t, site);
+      const first = await api(t.app).post('/auth/refresh', { refresh_token: u.refreshToken }).expect(200);
+      expect(first.body.refresh_token).not.toBe(u.refreshToken);
+      await api(t.app).as(first.body.access_token).get('/users/me').expect(200);
+      const second = await api(t.app)
+        .post('/auth/refresh', { refresh_token: first.body.refresh_token })
+        .expect(200);
+      expect(second.body.access_token).toBeDefined();
+    });
+
+    it('revokes the whole family when a rotated token is used again', async () => {
+      const u = await makeUser(t, site);
+      const rotated = await api(t.app).post('/auth/refresh', { refresh_token: u.refreshToken }).expect(200);
+      await api(t.app).post('/auth/refresh', { refresh_token: u.refreshToken }).expect(401);
+      await api(t.app).post('/auth/refresh', { refresh_token: rotated.body.refresh_token }).expect(401);
+      const [log] = await t.db.query(
+        `SELECT severity FROM activity_logs WHERE user_id = $1 AND activity_type = 'refresh_token_reuse'`,
+        [u.user.id],
+      );
+      expect(log.severity).toBe('critical');
+    });
+
+    it('lets exactly one of two concurrent refreshes with the same token win', async () => {
+      const u = await makeUser(t, site);
+      const results = await Promise.all([
+        api(t.app).post('/auth/refresh', { refresh_token: u.refreshToken }),
+        api(t.app).post('/auth/refresh', { refresh_token: u.refreshToken }),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+    });
+
+    it('ends the session on logout (204), also for an unknown token', async () => {
+      const u = await makeUser(t, site);
+      await api(t.app).post('/auth/logout', { refresh_token: u.refreshToken }).expect(204);
+      await api(t.app).post('/auth/refresh', { refresh_token: u.refreshToken }).expect(401);
+      await api(t.app).post('/auth/logout', { refresh_token: 'never-issued' }).expect(204);
+    });
+
+    it('refuses garbage and missing refresh tokens', async () => {
+      await api(t.app).post('/auth/refresh', { refresh_token: 'nope' }).expect(401);
+      await api(t.app).post('/auth/refresh', {}).expect(400);
+    });
+  });
+
+  describe('password reset (endpoint 2) and password set (endpoint 1)', () => {
+    const reset = (email: string, siteId = site) =>
+      api(t.app).post('/auth/password-reset', { email, site_id: siteId });
+
+    it('answers the same whether or not the account or the site exists', async () => {
+      const u = await makeUser(t, site);
+      const known = await reset(u.email).expect(200);
+      const unknown = await reset(`ghost-${uid()}@example.com`).expect(200);
+      const noSite = await reset(u.email, 'no-such-site').expect(200);
+      expect(known.body.message).toBe(unknown.body.message);
+      expect(noSite.body.message).toBe(known.body.message);
+      expect(known.body.email).toBe(u.email);
+    });
+
+    it('e-mails a single-use link that sets the password, activates, and ends other sessions', async () => {
+      const u = await makeUser(t, site);
+      await reset(u.email).expect(200);
+      await t.drain();
+      const [mail] = t.smtp.to(u.email);
+      expect(mail.subject).toContain('Reset your');
+      const token = linkToken(mail, 'reset-password');
+      expect(mail.text).toContain(`https://${site}.example.com/reset-password?token=`);
+      const [stored] = await t.db.query(`SELECT token_hash FROM one_time_tokens WHERE user_id = $1`, [
+        u.user.id,
+      ]);
+      expect(stored.token_hash).not.toBe(token);
+
+      const newPassword = 'brand-New-pass-9913';
+      const res = await api(t.app)
+        .post('/auth/password-set/confirm', { token, password: newPassword })
+        .expect(200);
+      expect(res.body).toMatchObject({ email: u.email, message: expect.any(String) });
+      expect(res.body.activation_link).toMatch(
+        new RegExp(`^https://${site}\\.example\\.com/magic-link\\?token=`),
+      );
+
+      await api(t.app)
+        .post('/auth/password-set/confirm', { token, password: 'another-Pass-2020' })
+        .expect(422);
+      await api(t.app).post('/auth/refresh', { refresh_token: u.refreshToken }).expect(401);
+      await api(t.app)
+        .post('/auth/login', { email: u.email, password: DEFAULT_PASSWORD, site_id: site })
+        .expect(401);
+      await api(t.app)
+        .post('/auth/login', { email: u.email, password: newPassword, site_id: site })
+        .expect(200);
+
+      const activation = new URL(res.body.activation_link).searchParams.get('token');
+      const signedIn = await api(t.app).post('/auth/magic-link/verify', { token: activation }).expect(200);
+      await api(t.app).as(signedIn.body.access_token).get('/users/me').expect(200);
+      const kinds = await t.db.query(`SELECT activity_type FROM activity_logs WHERE user_id = $1`, [
+        u.user.id,
+      ]);
+      expect(kinds.map((k: { activity_type: string }) => k.activity_type)).toContain('password_change');
+    });
+
+    it('refuses an expired token and a weak password, changing nothing', async () => {
+      const u = await makeUser(t, site);
+      await reset(u.email).expect(200);
+      await t.drain();
+      const token = linkToken(t.smtp.to(u.email)[0], 'reset-password');
+      const weak = await api(t.app)
+        .post('/auth/password-set/confirm', { token, password: 'qwertyuiop' })
+        .expect(400);
+      expect(weak.body.errors[0].field).toBe('password');
+      await t.db.query(
+        `UPDATE one_time_tokens SET expires_at = now() - interval '1 minute' WHERE user_id = $1`,
+        [u.user.id],
+      );
+      const expired = await api(t.app)
+        .post('/auth/password-set/confirm', { token, password: 'fine-Password-5521' })
+        .expect(422);
+      expect(expired.body.code).toBe('INVALID_TOKEN');
+      await api(t.app)
+        .post('/auth/login', { email: u.email, password: DEFAULT_PASSWORD, site_id: site })
+        .expect(200);
+    });
+
+    it('activates an account made without a password (guest purchase, website form)', async () => {
+      const u = await makeUser(t, site, { password: null, signupSource: 'purchase' });
+      await api(t.app)
+        .post('/auth/login', { email: u.email, password: 'anything-at-all-1', site_id: site })
+        .expect(401);
+      const link = await t.db.transaction((manager) =>
+        t.app.get(PasswordFlowsService).passwordSetLink(u.user, manager),
+      );
+      const token = new URL(link).searchParams.get('token');
+      await api(t.app).post('/auth/password-set/confirm', { token, password: GOOD_PASSWORD }).expect(200);
+      await api(t.app)
+        .post('/auth/login', { email: u.email, password: GOOD_PASSWORD, site_id: site })
+        .expect(200);
+      const [row] = await t.db.query(`SELECT email_verified_at FROM users WHERE id = $1`, [u.user.id]);
+      expect(row.email_verified_at).not.toBeNull();
+    });
+  });
+
+  describe('sign-in links', () => {
+    it('e-mails a link that signs in once', async () => {
+      const u = await makeUser(t, site);
+      const res = await api(t.app).post('/auth/magic-link', { email: u.email, site_id: site }).expect(200);
+      const ghost = await api(t.app)
+        .post('/auth/magic-link', { email: `ghost-${uid()}@example.com`, site_id: site })
+        .expect(200);
+      expect(res.body.message).toBe(ghost.body.message);
+      await t.drain();
+      const token = linkToken(t.smtp.to(u.email)[0], 'magic-link');
+      const tokens = await api(t.app).post('/auth/magic-link/verify', { token }).expect(200);
+      await api(t.app).as(tokens.body.access_token).get('/users/me').expect(200);
+      await api(t.app).post('/auth/magic-link/verify', { token }).expect(401);
+    });
+  });
+});

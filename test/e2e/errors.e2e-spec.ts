@@ -1,0 +1,89 @@
+import { api } from '../support/api';
+import { createTestApp, type TestApp } from '../support/app';
+import { makeSite, makeUser } from '../support/factories';
+
+describe('bad input gets a clear error and changes nothing', () => {
+  let t: TestApp;
+  let site: string;
+  beforeAll(async () => {
+    t = await createTestApp();
+    site = await makeSite(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers malformed JSON with 400 problem+json', async () => {
+    const res = await api(t.app).post('/auth/login', '{"email": ').expect(400);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+    expect(res.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      detail: 'The request body is not valid JSON.',
+      status: 400,
+    });
+  });
+
+  it('answers a body over 1 MB with 413', async () => {
+    const u = await makeUser(t, site);
+    const res = await api(t.app)
+      .as(u.token)
+      .put('/users/profile', { profile: { first_name: 'x'.repeat(1024 * 1024 + 10) } })
+      .expect(413);
+    expect(res.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', status: 413 });
+    const [row] = await t.db.query(`SELECT first_name FROM user_profiles WHERE user_id = $1`, [u.user.id]);
+    expect(row.first_name).toBeNull();
+  });
+
+  it('answers an unknown route with 404 problem+json', async () => {
+    const res = await api(t.app).get('/no/such/route').expect(404);
+    expect(res.body).toMatchObject({ code: 'NOT_FOUND', status: 404 });
+  });
+
+  it('echoes a sane X-Request-Id and makes one otherwise', async () => {
+    const given = await api(t.app).get('/health/live').set('X-Request-Id', 'abc-123').expect(200);
+    expect(given.headers['x-request-id']).toBe('abc-123');
+    const made = await api(t.app)
+      .get('/health/live')
+      .set('X-Request-Id', 'bad id with spaces <script>')
+      .expect(200);
+    expect(made.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('sends security headers and honours configured CORS origins only', async () => {
+    const res = await api(t.app).get('/health/live').set('Origin', 'https://app.example.com').expect(200);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['x-powered-by']).toBeUndefined();
+    expect(res.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    const foreign = await api(t.app).get('/health/live').set('Origin', 'https://evil.example').expect(200);
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('failures of our own never leak internals', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('answers 500 with a generic body, and readiness 503, when the database goes away', async () => {
+    const site = await makeSite(t);
+    const u = await makeUser(t, site);
+    await t.db.destroy();
+    const res = await api(t.app).as(u.token).get('/users/me').expect(500);
+    expect(res.body).toEqual({
+      type: 'about:blank#internal_error',
+      title: 'Internal Server Error',
+      status: 500,
+      detail: 'An unexpected error occurred.',
+      code: 'INTERNAL_ERROR',
+      request_id: res.headers['x-request-id'],
+    });
+    const ready = await api(t.app).get('/health/ready').expect(503);
+    expect(ready.body.code).toBe('NOT_READY');
+    expect(ready.headers['retry-after']).toBeDefined();
+    await api(t.app).get('/health/live').expect(200);
+  });
+});

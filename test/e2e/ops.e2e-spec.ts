@@ -1,0 +1,84 @@
+import { api } from '../support/api';
+import { createTestApp, type TestApp } from '../support/app';
+import { makeSite, makeUser, uid } from '../support/factories';
+
+describe('operations: health, metrics, rate limits', () => {
+  let t: TestApp;
+  let site: string;
+  beforeAll(async () => {
+    t = await createTestApp({ metricsToken: 'scrape-token-123' });
+    site = await makeSite(t);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('reports liveness and readiness of the database and the job queue', async () => {
+    await api(t.app).get('/health/live').expect(200);
+    const ready = await api(t.app).get('/health/ready').expect(200);
+    expect(ready.body.details).toMatchObject({ database: { status: 'up' }, jobs: { status: 'up' } });
+  });
+
+  it('serves Prometheus metrics only with the configured token', async () => {
+    await api(t.app).get('/health/live').expect(200);
+    await api(t.app).get('/metrics').expect(401);
+    const res = await api(t.app).as('scrape-token-123').get('/metrics').expect(200);
+    expect(res.headers['content-type']).toContain('text/plain');
+    expect(res.text).toContain('http_request_duration_seconds');
+    expect(res.text).toContain('process_cpu_user_seconds_total');
+  });
+
+  it('limits registrations to 5 a minute per IP with 429 and Retry-After', async () => {
+    const ip = '203.0.113.7';
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await api(t.app)
+        .from(ip)
+        .post('/auth/register', {
+          email: `rl-${uid()}@example.com`,
+          password: 'rate-Limit-pass-88',
+          site_id: site,
+          data_processing_consent: true,
+          age_confirmed: true,
+        });
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expect(res.body).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+        expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      }
+    }
+    expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+    // Another address is not affected.
+    await api(t.app)
+      .from('203.0.113.8')
+      .post('/auth/register', {
+        email: `rl-${uid()}@example.com`,
+        password: 'rate-Limit-pass-88',
+        site_id: site,
+        data_processing_consent: true,
+        age_confirmed: true,
+      })
+      .expect(201);
+  });
+
+  it('limits logins to 10 a minute per e-mail, whatever the address', async () => {
+    const email = `target-${uid()}@example.com`;
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await api(t.app).post('/auth/login', { email, password: 'guess-number-x1', site_id: site });
+      statuses.push(res.status);
+    }
+    expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
+  it('limits password-reset e-mails to 5 an hour per address', async () => {
+    const u = await makeUser(t, site);
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await api(t.app).post('/auth/password-reset', { email: u.email, site_id: site })).status,
+      );
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});
