@@ -18,21 +18,25 @@ export interface RunningApp {
 export async function createApplication(config: AppConfig): Promise<RunningApp> {
   let embedded: EmbeddedPostgres | undefined;
   const url = config.databaseUrl ?? (embedded = await startEmbeddedPostgres(config.dataDir)).url;
+  let app: NestExpressApplication | undefined;
   try {
-    const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, url), {
+    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, url), {
       bodyParser: false,
       bufferLogs: true,
     });
     setupApp(app);
     await app.init();
+    const started = app;
     return {
-      app,
+      app: started,
       async close() {
-        await app.close();
+        await started.close();
         await embedded?.stop();
       },
     };
   } catch (error) {
+    // A start-up check failed (a wrong SECRETS_KEY, say): release the pool before reporting it.
+    await app?.close().catch(() => undefined);
     await embedded?.stop();
     throw error;
   }

@@ -19,6 +19,8 @@ export class AppConfig {
   readonly providers!: 'sandbox' | 'live';
   readonly mailTransport!: string;
   readonly mailFrom!: string;
+  /** The transactional e-mail provider's HTTP API (sites with `email_provider: mailer`); keys are per site. */
+  readonly mailerBaseUrl!: string | undefined;
   readonly jobs!: boolean;
   readonly metricsToken!: string | undefined;
   readonly trustProxy!: string;

@@ -93,6 +93,13 @@ export class EnvSchema {
   MAIL_FROM?: string;
 
   @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true },
+    { message: 'MAILER_BASE_URL must be an http(s) URL' },
+  )
+  MAILER_BASE_URL?: string;
+
+  @IsOptional()
   @IsIn(['on', 'off'])
   JOBS?: string;
 

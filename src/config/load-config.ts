@@ -74,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     providers: (parsed.PROVIDERS ?? (parsed.DATABASE_URL ? 'live' : 'sandbox')) as AppConfig['providers'],
     mailTransport: parsed.MAIL_TRANSPORT ?? 'log',
     mailFrom: parsed.MAIL_FROM ?? 'no-reply@localhost',
+    mailerBaseUrl: parsed.MAILER_BASE_URL?.replace(/\/+$/, ''),
     jobs: (parsed.JOBS ?? 'on') === 'on',
     metricsToken: parsed.METRICS_TOKEN,
     trustProxy: parsed.TRUST_PROXY ?? 'loopback',

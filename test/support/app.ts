@@ -40,6 +40,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     providers: 'live',
     mailTransport: 'log',
     mailFrom: 'no-reply@example.com',
+    mailerBaseUrl: undefined,
     jobs: false,
     metricsToken: undefined,
     trustProxy: 'loopback',
@@ -56,7 +57,10 @@ export async function createTestApp(overrides: Partial<AppConfig> = {}): Promise
     throw new Error('E2E_DATABASE_URL is not set: run through jest.e2e.config.cjs');
   const smtp = await new SmtpSink().start();
   const config = testConfig({ mailTransport: `smtp://127.0.0.1:${smtp.port}`, ...overrides });
-  const running = await createApplication(config);
+  const running = await createApplication(config).catch(async (error: unknown) => {
+    await smtp.stop();
+    throw error;
+  });
   const jobs = running.app.get(JobQueue);
   return {
     app: running.app,

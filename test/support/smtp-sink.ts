@@ -24,9 +24,12 @@ function parse(raw: string, from: string, to: string[]): ReceivedMail {
     const at = line.indexOf(':');
     if (at > 0) headers[line.slice(0, at).toLowerCase()] = line.slice(at + 1).trim();
   }
-  const textPart = /Content-Type: text\/plain[^]*?\r?\n\r?\n([^]*?)\r?\n--/i.exec(raw);
-  const encoding = /Content-Type: text\/plain[^]*?Content-Transfer-Encoding: ([\w-]+)/i.exec(raw)?.[1];
-  const body = textPart?.[1] ?? '';
+  // The text/plain part, found by the message's own MIME boundary (a body may hold lines starting `--`).
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(head.replace(/\r?\n[ \t]+/g, ' '))?.[1];
+  const parts = boundary ? raw.split(`--${boundary}`) : [raw];
+  const part = parts.find((p) => /Content-Type: text\/plain/i.test(p)) ?? '';
+  const encoding = /Content-Transfer-Encoding: ([\w-]+)/i.exec(part)?.[1];
+  const body = /\r?\n\r?\n([^]*?)(\r?\n)?$/.exec(part.replace(/^\r?\n/, ''))?.[1] ?? '';
   const text =
     encoding?.toLowerCase() === 'quoted-printable'
       ? decodeQuotedPrintable(body)
@@ -36,16 +39,33 @@ function parse(raw: string, from: string, to: string[]): ReceivedMail {
   return { from, to, raw, subject: headers.subject, headers, text };
 }
 
+export interface SmtpSinkOptions {
+  /** Require these credentials (AUTH PLAIN/LOGIN over plain text: loopback only). */
+  auth?: { user: string; pass: string };
+}
+
 /** A real SMTP server on loopback that keeps what it receives, for tests to read. */
 export class SmtpSink {
   readonly messages: ReceivedMail[] = [];
+  /** User names that logged in successfully. */
+  readonly logins: string[] = [];
   private server?: SMTPServer;
   port = 0;
 
+  constructor(private readonly options: SmtpSinkOptions = {}) {}
+
   async start(): Promise<this> {
+    const auth = this.options.auth;
     this.server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
+      authOptional: !auth,
+      allowInsecureAuth: true,
+      disabledCommands: auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
+      onAuth: (login, _session, callback) => {
+        if (auth && login.username === auth.user && login.password === auth.pass) {
+          this.logins.push(login.username ?? '');
+          callback(null, { user: login.username });
+        } else callback(new Error('Invalid username or password'));
+      },
       logger: false,
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];

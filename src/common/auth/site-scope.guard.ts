@@ -16,6 +16,7 @@ export class SiteScopeGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AppRequest>();
     const scope = resolveSite(
       {
+        path: field(req.params, 'site_id'),
         query: field(req.query, 'site_id'),
         body: field(req.body, 'site_id'),
         header: req.headers['x-site-id'],

@@ -1,6 +1,8 @@
 import type { AuthUser } from './auth-user.js';
 
 export interface SiteSources {
+  /** A `:site_id` path parameter (`/admin/site-configs/{site_id}`): the most explicit naming of all. */
+  path?: unknown;
   query?: unknown;
   body?: unknown;
   header?: unknown;
@@ -13,11 +15,11 @@ function text(value: unknown): string | undefined {
 }
 
 /**
- * Which site a request acts on (DESIGN §3): query or body `site_id`, else `X-Site-Id`, else the token's
- * site. Only a superadmin may name a site other than its token's.
+ * Which site a request acts on (DESIGN §3): a `site_id` path parameter, else query or body `site_id`, else
+ * `X-Site-Id`, else the token's site. Only a superadmin may name a site other than its token's.
  */
 export function resolveSite(sources: SiteSources, user: AuthUser | undefined): SiteScope {
-  const named = text(sources.query) ?? text(sources.body) ?? text(sources.header);
+  const named = text(sources.path) ?? text(sources.query) ?? text(sources.body) ?? text(sources.header);
   if (!user) return { ok: true, siteId: named };
   if (named && named !== user.siteId && user.role !== 'superadmin') return { ok: false };
   return { ok: true, siteId: named ?? user.siteId };

@@ -16,6 +16,9 @@ export interface EnqueueOptions {
 /** pg-boss's own pool; the embedded server's connection cap counts it. */
 export const JOB_POOL_SIZE = 4;
 
+/** Attempts after the first; handlers learn from `meta` when the last one runs. */
+export const JOB_RETRY_LIMIT = 5;
+
 /**
  * Durable jobs on the same database (pg-boss): retried with back-off, one worker wins across instances.
  * Workers run when `JOBS=on`; tests keep them off and `drain()` the queue on demand instead.
@@ -42,12 +45,18 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
   async onApplicationBootstrap(): Promise<void> {
     await this.boss.start();
     for (const name of JOB_NAMES) {
-      await this.boss.createQueue(name, { name, retryLimit: 5, retryDelay: 30, retryBackoff: true });
+      await this.boss.createQueue(name, {
+        name,
+        retryLimit: JOB_RETRY_LIMIT,
+        retryDelay: 30,
+        retryBackoff: true,
+      });
     }
     this.started = true;
     if (!this.config.jobs) return;
     for (const name of JOB_NAMES) {
-      await this.boss.work(name, { batchSize: 1, pollingIntervalSeconds: 2 }, async ([job]) => {
+      const options = { batchSize: 1, pollingIntervalSeconds: 2, includeMetadata: true };
+      await this.boss.work(name, options, async ([job]) => {
         await this.run(name, job);
       });
     }
@@ -111,9 +120,16 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     return result.rows as Array<{ id: string; state: string; data: unknown; output: unknown }>;
   }
 
-  private async run(name: JobName, job: { id: string; data: unknown; retryCount?: number }): Promise<void> {
+  private async run(
+    name: JobName,
+    job: { id: string; data: unknown; retryCount?: number; retryLimit?: number },
+  ): Promise<void> {
     const handler = this.handlers.get(name);
     if (!handler) throw new Error(`No handler registered for job ${name}`);
-    await handler(job.data as JobMap[JobName], { id: job.id, retryCount: job.retryCount ?? 0 });
+    await handler(job.data as JobMap[JobName], {
+      id: job.id,
+      retryCount: job.retryCount ?? 0,
+      retryLimit: job.retryLimit ?? JOB_RETRY_LIMIT,
+    });
   }
 }

@@ -14,7 +14,8 @@ export interface JobMap {
 export type JobName = keyof JobMap;
 export type JobHandler<N extends JobName> = (
   data: JobMap[N],
-  meta: { id: string; retryCount: number },
+  /** `retryCount >= retryLimit`: this is the last attempt; a failure now is final. */
+  meta: { id: string; retryCount: number; retryLimit: number },
 ) => Promise<void>;
 
 export const JOB_NAMES: JobName[] = ['mail.send'];

@@ -14,6 +14,10 @@ describe('redactPaths', () => {
         '*.token',
         '*.refresh_token',
         '*.access_token',
+        '*.smtp_password',
+        '*.mailer_api_key',
+        '*.contactsvc_api_key',
+        '*.analytics_api_key',
       ]),
     );
   });

@@ -1,5 +1,17 @@
 /** Fields that carry secrets wherever they appear in a logged object (one level deep and at the top). */
-const SECRET_FIELDS = ['password', 'token', 'refresh_token', 'access_token'] as const;
+const SECRET_FIELDS = [
+  'password',
+  'token',
+  'refresh_token',
+  'access_token',
+  // Site configuration secrets (DESIGN §8) and their transport forms.
+  'smtp_password',
+  'mailer_api_key',
+  'contactsvc_api_key',
+  'analytics_api_key',
+  'pass',
+  'apiKey',
+] as const;
 
 /**
  * What pino must never write (DESIGN §9: no secrets or tokens in logs). Kept as a pure function so a unit
@@ -10,6 +22,7 @@ export function redactPaths(): string[] {
     'req.headers.authorization',
     'req.headers.cookie',
     'req.headers["x-api-key"]',
+    'req.headers["api-key"]',
     'res.headers["set-cookie"]',
     // fast-redact's `*.x` matches one level down only, so the bare name covers `logger.info({ token })`.
     ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`]),

@@ -1,16 +1,39 @@
 import type { AppConfig } from '#app/config/app-config.js';
 
+/** Renders the message to a buffer instead of sending it: the outbox keeps it as a raw .eml. */
+export const STREAM_TRANSPORT = { streamTransport: true, buffer: true, newline: 'unix' } as const;
+
+/** The named transporter of sites whose `email_provider` is `log`. */
+export const OUTBOX_TRANSPORTER = 'outbox';
+
 /**
  * The default transport (sites without SMTP settings of their own): `log` writes each message to the
  * outbox as a raw .eml instead of sending it; an smtp:// URL sends through that server.
  */
-export function defaultTransport(
-  config: AppConfig,
-): string | { streamTransport: true; buffer: true; newline: 'unix' } {
-  if (config.mailTransport === 'log') return { streamTransport: true, buffer: true, newline: 'unix' };
+export function defaultTransport(config: AppConfig): string | typeof STREAM_TRANSPORT {
+  if (config.mailTransport === 'log') return STREAM_TRANSPORT;
   return config.mailTransport;
 }
 
 export function isLogTransport(config: AppConfig): boolean {
   return config.mailTransport === 'log';
+}
+
+/** A site's own SMTP server, with timeouts short enough that a dead server fails the job, not hangs it. */
+export function siteSmtpOptions(settings: {
+  host: string;
+  port: number | null;
+  username: string | null;
+  password: string | null;
+}): Record<string, unknown> {
+  const port = settings.port ?? 587;
+  return {
+    host: settings.host,
+    port,
+    secure: port === 465,
+    ...(settings.username ? { auth: { user: settings.username, pass: settings.password ?? '' } } : {}),
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+  };
 }

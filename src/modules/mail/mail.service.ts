@@ -1,26 +1,33 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
-import { MailerService } from '@nestjs-modules/mailer';
 import type { EntityManager } from 'typeorm';
+import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { AppConfig } from '#app/config/app-config.js';
 import type { JobMap } from '#app/infra/jobs/job.types.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
-import { isLogTransport } from './mail-transport.js';
+import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
+import { MailerDelivery } from './mailer-delivery.js';
+import { bccFor, mailRouteOf, mailVariables, senderOf } from './mail.rules.js';
 import { renderMail } from './mail.render.js';
 import type { MailKind, MailVariables } from './mail.types.js';
-import { writeToOutbox } from './outbox.js';
+import { SmtpDelivery } from './smtp-delivery.js';
 
 export interface MailRequest {
   kind: MailKind;
   siteId: string;
   to: string;
   userId?: string | null;
+  /** The kind's variables (templates/templates.ts), plus a raffle's `mailer_email_params` for branding. */
   variables: MailVariables;
 }
 
+type MailJob = JobMap['mail.send'];
+type JobMeta = { id: string; retryCount: number; retryLimit: number };
+
 /**
  * E-mail leaves the process only as a job: `send()` enqueues inside the caller's transaction, so a mail
- * exists exactly when the change that caused it (a token, an order) commits; the job retries on failure.
+ * exists exactly when the change that caused it (a token, an order) commits. The job sends through the
+ * site's provider, is retried with back-off, and a final failure is written to the activity log.
  */
 @Injectable()
 export class MailService implements OnModuleInit {
@@ -28,13 +35,15 @@ export class MailService implements OnModuleInit {
 
   constructor(
     private readonly jobs: JobQueue,
-    private readonly mailer: MailerService,
     private readonly sites: SitesService,
+    private readonly smtp: SmtpDelivery,
+    private readonly mailer: MailerDelivery,
+    private readonly activity: ActivityLogService,
     private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register('mail.send', (data) => this.deliver(data));
+    this.jobs.register('mail.send', (data, meta) => this.deliver(data, meta));
   }
 
   async send(request: MailRequest, manager?: EntityManager): Promise<void> {
@@ -51,26 +60,67 @@ export class MailService implements OnModuleInit {
     );
   }
 
-  /** The job: render with the site's branding and hand the message to the transport. */
-  async deliver(data: JobMap['mail.send']): Promise<void> {
-    const site = await this.sites.findBySiteId(data.site_id);
-    const siteName = site?.display_name ?? data.site_id;
-    const rendered = renderMail(data.kind, {
-      site_name: siteName,
-      frontend_url: site?.frontend_url ?? this.config.publicBaseUrl,
-      ...data.variables,
-    });
-    const info = (await this.mailer.sendMail({
-      to: data.to,
-      from: { name: siteName, address: this.config.mailFrom },
-      subject: rendered.subject,
-      html: rendered.html,
-      text: rendered.text,
-      headers: { 'X-Mail-Kind': data.kind, 'X-Site-Id': data.site_id },
-    })) as { message?: Buffer; messageId?: string };
-    if (isLogTransport(this.config) && Buffer.isBuffer(info.message)) {
-      await writeToOutbox(this.config.dataDir, data.site_id, data.kind, info.message);
+  /** The job. Throws on failure so the queue retries; the last failure is recorded first. */
+  async deliver(
+    data: MailJob,
+    meta: JobMeta = { id: 'direct', retryCount: 0, retryLimit: 0 },
+  ): Promise<void> {
+    try {
+      const messageId = await this.dispatch(data);
+      this.logger.log({ kind: data.kind, site_id: data.site_id, message_id: messageId }, 'mail sent');
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const final = meta.retryCount >= meta.retryLimit;
+      this.logger.warn(
+        { kind: data.kind, site_id: data.site_id, job_id: meta.id, final, reason },
+        'mail failed',
+      );
+      if (final)
+        await this.recordFailure(data, meta, reason).catch((recordError: unknown) => {
+          // The job's own state still shows the failure; never let the record hide the cause.
+          this.logger.error({ err: recordError, job_id: meta.id }, 'could not record a failed mail');
+        });
+      throw error;
     }
-    this.logger.log({ kind: data.kind, site_id: data.site_id, message_id: info.messageId }, 'mail sent');
+  }
+
+  private async dispatch(data: MailJob): Promise<string | null> {
+    const site = await this.sites.findBySiteId(data.site_id);
+    const vars = mailVariables(site, data.site_id, data.variables, this.config.publicBaseUrl, new Date());
+    const route = mailRouteOf(site);
+    if (route === 'mailer') {
+      if (!site) throw new Error(`site ${data.site_id} is gone`);
+      return this.mailer.send(site, data.kind, data.to, vars);
+    }
+    return this.smtp.send(route, site, {
+      kind: data.kind,
+      siteId: data.site_id,
+      to: data.to,
+      sender: senderOf(site, vars, this.config.mailFrom),
+      bcc: bccFor(data.kind, site),
+      rendered: renderMail(data.kind, vars),
+    });
+  }
+
+  /** Visible, never lost: who, what and why, without the message's links or any secret. */
+  private async recordFailure(data: MailJob, meta: JobMeta, reason: string): Promise<void> {
+    await this.activity.record(
+      {
+        userId: data.user_id ?? null,
+        siteId: data.site_id,
+        type: 'mail_failed',
+        description: `The ${data.kind} e-mail could not be sent after ${meta.retryCount + 1} attempts`,
+        severity: 'warning',
+        resourceType: 'mail_job',
+        resourceId: meta.id,
+        metadata: {
+          kind: data.kind,
+          to: data.to,
+          attempts: meta.retryCount + 1,
+          error: reason.slice(0, 300),
+        },
+      },
+      NO_REQUEST,
+    );
   }
 }

@@ -1,14 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { SiteConfig } from './entities/site-config.entity.js';
+
+export type SiteValues = Partial<Omit<SiteConfig, 'id' | 'created_at' | 'updated_at'>>;
 
 @Injectable()
 export class SitesRepository {
   constructor(@InjectRepository(SiteConfig) private readonly sites: Repository<SiteConfig>) {}
 
+  private repo(manager?: EntityManager): Repository<SiteConfig> {
+    return manager ? manager.getRepository(SiteConfig) : this.sites;
+  }
+
   findBySiteId(siteId: string, manager?: EntityManager): Promise<SiteConfig | null> {
-    return (manager ? manager.getRepository(SiteConfig) : this.sites).findOne({ where: { site_id: siteId } });
+    return this.repo(manager).findOne({ where: { site_id: siteId } });
+  }
+
+  /** The site's row, locked until the transaction ends (read-modify-write of its settings). */
+  lockBySiteId(siteId: string, manager: EntityManager): Promise<SiteConfig | null> {
+    return manager
+      .getRepository(SiteConfig)
+      .createQueryBuilder('s')
+      .setLock('pessimistic_write')
+      .where('s.site_id = :siteId', { siteId })
+      .getOne();
   }
 
   /** Creates the site unless it exists; safe when several instances start at once. */
@@ -19,5 +36,31 @@ export class SitesRepository {
       .values({ ...site, additional_settings: {} })
       .orIgnore()
       .execute();
+  }
+
+  /** Inserts a site; false when its `site_id` is taken (also under a concurrent create). */
+  async insert(values: SiteValues, manager: EntityManager): Promise<boolean> {
+    const result = await manager
+      .getRepository(SiteConfig)
+      .createQueryBuilder()
+      .insert()
+      .values({ additional_settings: {}, ...values } as QueryDeepPartialEntity<SiteConfig>)
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    return (result.raw as unknown[]).length > 0;
+  }
+
+  async update(siteId: string, changes: SiteValues, manager: EntityManager): Promise<void> {
+    if (!Object.keys(changes).length) return;
+    await manager
+      .getRepository(SiteConfig)
+      .update({ site_id: siteId }, changes as QueryDeepPartialEntity<SiteConfig>);
+  }
+
+  list(limit: number, cursor?: string): Promise<SiteConfig[]> {
+    const qb = this.sites.createQueryBuilder('s').orderBy('s.id', 'ASC').take(limit);
+    if (cursor) qb.where('s.id > :cursor', { cursor });
+    return qb.getMany();
   }
 }

@@ -2,42 +2,109 @@ import type { MailKind } from '../mail.types.js';
 
 export interface MailTemplate {
   subject: string;
-  /** Body paragraphs in Handlebars; rendered into both the HTML and the text part. */
+  /**
+   * Body in Handlebars, rendered into both parts: blank lines separate paragraphs, single newlines break
+   * lines. Values are HTML-escaped in the HTML part.
+   */
   body: string;
   /** Optional call to action: the link variable and the button text. */
   action?: { url: string; label: string };
 }
 
 /**
- * The project's own templates. Variables always available: site_name, frontend_url, first_name;
- * each kind adds its own (link, expires_minutes, …).
+ * The project's own templates, one per e-mail kind, inside the branded layout of `layout.ts`.
+ *
+ * Variables every kind receives (from the site, then overridden by the job's variables):
+ *   site_name       the site's display_name
+ *   frontend_url    the site's frontend_url (the service's PUBLIC_BASE_URL when unset)
+ *   first_name      the recipient's first name ("there" when unknown)
+ * Branding, from the raffle's `mailer_email_params` when the sender passes them (all optional):
+ *   brand_name (default site_name), brand_site_url (default frontend_url), brand_logo_url,
+ *   color_accent, color_bg, color_button_text, color_footer_text, color_text_primary (CSS colours),
+ *   email_title, current_year, language, unsubscribe, unsubscribe_preferences (URLs),
+ *   from_name, reply_to_email (sender; see mail.rules.ts `senderOf`).
+ *
+ * Per kind:
+ *   magic_link, password_reset, password_set, cms_new_user:
+ *     link (the one-time URL), expires_minutes
+ *   welcome: nothing more
+ *   purchase_existing: giveaway_name, ticket_quantity (number), ticket_ranges (text, "1001–1005, 1200"),
+ *     amount (formatted with its currency, "£12.50"), order_id, draw_date (formatted text)
+ *   purchase_new: as purchase_existing, plus link (password-set URL) and expires_minutes
+ *   raffle_entry: giveaway_name, ticket_quantity, ticket_ranges, entry_method (credits, points, free,
+ *     postal), draw_date
+ * Purchase kinds also go in BCC to the site's `email_bcc_for_purchases`.
  */
-export const TEMPLATES: Partial<Record<MailKind, MailTemplate>> = {
-  password_reset: {
-    subject: 'Reset your {{site_name}} password',
+const TICKETS =
+  '{{#if giveaway_name}}Giveaway: {{giveaway_name}}\n{{/if}}' +
+  '{{#if ticket_quantity}}Tickets: {{ticket_quantity}}\n{{/if}}' +
+  '{{#if ticket_ranges}}Ticket numbers: {{ticket_ranges}}\n{{/if}}' +
+  '{{#if amount}}Paid: {{amount}}\n{{/if}}' +
+  '{{#if order_id}}Order: {{order_id}}\n{{/if}}' +
+  '{{#if draw_date}}Draw: {{draw_date}}{{/if}}';
+
+const TICKET_WORD = '{{pluralize ticket_quantity "ticket" "tickets"}}';
+
+export const TEMPLATES: Record<MailKind, MailTemplate> = {
+  magic_link: {
+    subject: 'Your {{brand_name}} sign-in link',
     body:
-      'Hello {{first_name}},\n\nSomeone asked to reset the password of your {{site_name}} account. ' +
+      'Hello {{first_name}},\n\nUse the link below to sign in to {{brand_name}}. It works once and expires in ' +
+      '{{expires_minutes}} minutes.\n\nIf you did not ask for it, ignore this e-mail.',
+    action: { url: '{{link}}', label: 'Sign in' },
+  },
+  password_reset: {
+    subject: 'Reset your {{brand_name}} password',
+    body:
+      'Hello {{first_name}},\n\nSomeone asked to reset the password of your {{brand_name}} account. ' +
       'The link below works once and expires in {{expires_minutes}} minutes.\n\n' +
       'If it was not you, ignore this e-mail: your password stays as it is.',
     action: { url: '{{link}}', label: 'Choose a new password' },
   },
   password_set: {
-    subject: 'Set your {{site_name}} password',
+    subject: 'Set your {{brand_name}} password',
     body:
-      'Hello {{first_name}},\n\nAn account was made for you on {{site_name}}. Choose a password to sign in; ' +
+      'Hello {{first_name}},\n\nAn account was made for you on {{brand_name}}. Choose a password to sign in; ' +
       'the link works once and expires in {{expires_minutes}} minutes.',
     action: { url: '{{link}}', label: 'Set my password' },
   },
-  magic_link: {
-    subject: 'Your {{site_name}} sign-in link',
+  purchase_existing: {
+    subject: 'Your {{ticket_quantity}} ' + TICKET_WORD + ' for {{giveaway_name}}',
     body:
-      'Hello {{first_name}},\n\nUse the link below to sign in to {{site_name}}. It works once and expires in ' +
-      '{{expires_minutes}} minutes.\n\nIf you did not ask for it, ignore this e-mail.',
-    action: { url: '{{link}}', label: 'Sign in' },
+      'Hello {{first_name}},\n\nThank you for your order. You are in the draw for {{giveaway_name}}.\n\n' +
+      TICKETS +
+      '\n\nGood luck!',
+    action: { url: '{{brand_site_url}}', label: 'See my entries' },
+  },
+  purchase_new: {
+    subject: 'Your {{ticket_quantity}} ' + TICKET_WORD + ' for {{giveaway_name}}',
+    body:
+      'Hello {{first_name}},\n\nThank you for your order. You are in the draw for {{giveaway_name}}.\n\n' +
+      TICKETS +
+      '\n\nWe made a {{brand_name}} account for you with this e-mail address. Choose a password to see your ' +
+      'tickets and enter future draws; the link works once and expires in {{expires_minutes}} minutes.',
+    action: { url: '{{link}}', label: 'Set my password' },
+  },
+  raffle_entry: {
+    subject: 'You are in the draw for {{giveaway_name}}',
+    body:
+      'Hello {{first_name}},\n\nYour entry to {{giveaway_name}} is confirmed' +
+      '{{#if entry_method}} ({{entry_method}}){{/if}}.\n\n' +
+      TICKETS +
+      '\n\nGood luck!',
+    action: { url: '{{brand_site_url}}', label: 'See my entries' },
+  },
+  cms_new_user: {
+    subject: 'Your {{brand_name}} account is ready',
+    body:
+      'Hello {{first_name}},\n\nThank you for getting in touch with {{brand_name}}. We made an account for you ' +
+      'with this e-mail address. Choose a password to sign in; the link works once and expires in ' +
+      '{{expires_minutes}} minutes.',
+    action: { url: '{{link}}', label: 'Set my password' },
   },
   welcome: {
-    subject: 'Welcome to {{site_name}}',
-    body: 'Hello {{first_name}},\n\nThank you for joining {{site_name}}. Your account is ready.',
-    action: { url: '{{frontend_url}}', label: 'Visit {{site_name}}' },
+    subject: 'Welcome to {{brand_name}}',
+    body: 'Hello {{first_name}},\n\nThank you for joining {{brand_name}}. Your account is ready.',
+    action: { url: '{{brand_site_url}}', label: 'Visit {{brand_name}}' },
   },
 };

@@ -1,0 +1,73 @@
+import type { FieldError } from '#app/common/errors/app.exception.js';
+import { MAIL_KINDS, type MailKind } from '#app/modules/mail/mail.types.js';
+
+/** The Site configuration fields kept encrypted and answered masked (DESIGN §8). */
+export const SECRET_FIELDS = [
+  'contactsvc_api_key',
+  'mailer_api_key',
+  'smtp_password',
+  'analytics_api_key',
+] as const;
+export type SecretField = (typeof SECRET_FIELDS)[number];
+
+export type TemplateField = `mailer_${MailKind}_template_id` | `mailer_generic_${MailKind}_template_id`;
+
+/** Every `mailer_<kind>_template_id`, then every `mailer_generic_<kind>_template_id`. */
+export const TEMPLATE_FIELDS: TemplateField[] = [
+  ...MAIL_KINDS.map((kind) => `mailer_${kind}_template_id` as const),
+  ...MAIL_KINDS.map((kind) => `mailer_generic_${kind}_template_id` as const),
+];
+
+export const EMAIL_PROVIDERS = ['smtp', 'mailer', 'log'] as const;
+export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
+
+export const SITE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
+
+const MASK = '****';
+/** Below this length the last four characters would give away too much of the secret. */
+const MIN_LENGTH_TO_SHOW_TAIL = 8;
+
+/** `"****"` plus the last four characters; just `"****"` for a short secret; null when unset. */
+export function maskSecret(plain: string | null): string | null {
+  if (plain === null) return null;
+  return plain.length >= MIN_LENGTH_TO_SHOW_TAIL ? `${MASK}${plain.slice(-4)}` : MASK;
+}
+
+export type SecretChange = { kind: 'keep' } | { kind: 'clear' } | { kind: 'set'; value: string };
+
+/**
+ * What an update does to a secret: omitted keeps it, `null` clears it, and the masked value the service
+ * answered (a form sent back as it was read) keeps it too; anything else replaces it.
+ */
+export function secretChange(sent: string | null | undefined, current: string | null): SecretChange {
+  if (sent === undefined) return { kind: 'keep' };
+  if (sent === null || sent === '') return { kind: 'clear' };
+  if (current !== null && sent === maskSecret(current)) return { kind: 'keep' };
+  return { kind: 'set', value: sent };
+}
+
+/** The settings a mail provider needs to send anything, checked on the site as it would be saved. */
+export interface MailSettings {
+  email_provider: string | null;
+  smtp_host: string | null;
+  has_mailer_api_key: boolean;
+  mailer_master_template_id: string | null;
+}
+
+export function missingMailSettings(site: MailSettings, mailerConfigured: boolean): FieldError[] {
+  const missing: FieldError[] = [];
+  if (site.email_provider === 'smtp' && !site.smtp_host)
+    missing.push({ field: 'smtp_host', message: 'is required when email_provider is "smtp"' });
+  if (site.email_provider === 'mailer') {
+    if (!site.has_mailer_api_key)
+      missing.push({ field: 'mailer_api_key', message: 'is required when email_provider is "mailer"' });
+    if (!site.mailer_master_template_id)
+      missing.push({
+        field: 'mailer_master_template_id',
+        message: 'is required when email_provider is "mailer" (the template of last resort)',
+      });
+    if (!mailerConfigured)
+      missing.push({ field: 'email_provider', message: 'MAILER_BASE_URL is not configured on this service' });
+  }
+  return missing;
+}
