@@ -1,9 +1,20 @@
 import { OneTimeToken } from '#app/modules/auth/entities/one-time-token.entity.js';
 import { RefreshToken } from '#app/modules/auth/entities/refresh-token.entity.js';
+import { Raffle } from '#app/modules/raffles/entities/raffle.entity.js';
 import { SiteConfig } from '#app/modules/sites/entities/site-config.entity.js';
+import { SubscriptionTier } from '#app/modules/subscriptions/entities/subscription-tier.entity.js';
 import { ActivityLog } from '#app/modules/users/entities/activity-log.entity.js';
 import { UserProfile } from '#app/modules/users/entities/user-profile.entity.js';
 import { User } from '#app/modules/users/entities/user.entity.js';
 
 /** Every entity, listed explicitly so the same list works compiled (tsc) and under jest (SWC). */
-export const ENTITIES = [SiteConfig, User, UserProfile, ActivityLog, RefreshToken, OneTimeToken];
+export const ENTITIES = [
+  SiteConfig,
+  User,
+  UserProfile,
+  ActivityLog,
+  RefreshToken,
+  OneTimeToken,
+  SubscriptionTier,
+  Raffle,
+];
