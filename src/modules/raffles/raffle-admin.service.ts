@@ -19,7 +19,7 @@ import {
   raffleShapeErrors,
   type RaffleShape,
 } from './raffles.rules.js';
-import { checkCursor, RafflesService, refusal } from './raffles.service.js';
+import { RafflesService, refusal } from './raffles.service.js';
 
 const itemTaken = (): AppException =>
   AppException.conflict('ITEM_ID_TAKEN', 'This site already has a raffle with that item_id.');
@@ -117,7 +117,6 @@ export class RaffleAdminService {
   }
 
   async list(siteId: string, limit: number, cursor?: string): Promise<RaffleDto[]> {
-    checkCursor(cursor);
     return this.reader.present(await this.raffles.listForAdmin(siteId, limit, cursor), 'admin');
   }
 

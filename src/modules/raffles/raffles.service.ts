@@ -1,5 +1,4 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { QuoteDto, RaffleDto } from './dto/raffle.dto.js';
@@ -8,20 +7,15 @@ import { type ChosenUpsell, type OrderPrice, priceOrder, PricingError } from './
 import { type RaffleAudience, RaffleRelationsPort } from './ports/raffle-relations.port.js';
 import { toQuoteDto, toRaffleDto } from './raffles.mapper.js';
 import { RafflesRepository } from './raffles.repository.js';
-import { orderFitRefusal, type TransitionRefusal } from './raffles.rules.js';
+import { orderFitRefusal, type Refusal } from './raffles.rules.js';
 
 /** A refusal from the rules as the client sees it. */
-export function refusal(r: NonNullable<TransitionRefusal>): AppException {
+export function refusal(r: NonNullable<Refusal>): AppException {
   return new AppException(
     r.status === 409 ? HttpStatus.CONFLICT : HttpStatus.UNPROCESSABLE_ENTITY,
     r.code,
     r.message,
   );
-}
-
-export function checkCursor(cursor: string | undefined): void {
-  if (cursor && !isUUID(cursor))
-    throw AppException.validation([{ field: 'cursor', message: 'cursor is not valid' }]);
 }
 
 /**
@@ -57,7 +51,6 @@ export class RafflesService {
 
   async listPublic(siteId: string | undefined, limit: number, cursor?: string): Promise<RaffleDto[]> {
     if (!siteId) throw AppException.validation([{ field: 'site_id', message: 'site_id is required' }]);
-    checkCursor(cursor);
     return this.present(await this.raffles.listPublic(siteId, limit, cursor), 'public');
   }
 

@@ -53,8 +53,6 @@ export class TiersService {
     cursor?: string,
   ): Promise<TierDto[]> {
     if (!siteId) throw AppException.validation([{ field: 'site_id', message: 'site_id is required' }]);
-    if (cursor && !isUUID(cursor))
-      throw AppException.validation([{ field: 'cursor', message: 'cursor is not valid' }]);
     return (await this.tiers.list(siteId, activeOnly, limit, cursor)).map(toTierDto);
   }
 
