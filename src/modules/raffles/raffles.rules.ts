@@ -73,26 +73,23 @@ export function raffleShapeErrors(r: RaffleShape): FieldError[] {
   return errors;
 }
 
-export type TransitionRefusal = { status: 409 | 422; code: string; message: string } | null;
+export type Refusal = { status: 409 | 422; code: string; message: string } | null;
 
-export function publishRefusal(r: RaffleFlags, now: Date): TransitionRefusal {
+export function publishRefusal(r: RaffleFlags, now: Date): Refusal {
   if (!r.draft) return { status: 409, code: 'NOT_DRAFT', message: 'Only a draft can be published.' };
   if (r.end_date.getTime() <= now.getTime())
     return { status: 422, code: 'ENDS_IN_PAST', message: 'The raffle’s end_date has passed.' };
   return null;
 }
 
-export function closeRefusal(r: RaffleFlags): TransitionRefusal {
+export function closeRefusal(r: RaffleFlags): Refusal {
   if (r.draft) return { status: 409, code: 'NOT_PUBLISHED', message: 'A draft cannot be closed.' };
   if (r.closed) return { status: 409, code: 'ALREADY_CLOSED', message: 'The raffle is already closed.' };
   return null;
 }
 
 /** Whether one order of `tickets` could be entered: tickets left, and no more than one user may hold. */
-export function orderFitRefusal(
-  r: RaffleCounts & Pick<Raffle, 'max_entries'>,
-  tickets: number,
-): TransitionRefusal {
+export function orderFitRefusal(r: RaffleCounts & Pick<Raffle, 'max_entries'>, tickets: number): Refusal {
   if (r.max_entries !== null && tickets > r.max_entries)
     return {
       status: 422,

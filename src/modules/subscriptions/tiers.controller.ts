@@ -1,5 +1,5 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentSite, Public } from '#app/common/auth/auth.decorators.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
@@ -19,6 +19,7 @@ export class TiersController {
     description:
       'Site from `site_id`, else the `X-Site-Id` header (400 without either). Paged: `limit`, `cursor`; next page in `X-Next-Cursor`.',
   })
+  @ApiHeader({ name: 'X-Site-Id', required: false, description: 'The site, when no `site_id` is given.' })
   @ApiOkResponse({ type: [TierDto] })
   @ApiErrors(400)
   async listTiers(

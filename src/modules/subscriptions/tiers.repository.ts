@@ -10,8 +10,7 @@ const UNIQUE_VIOLATION = '23505';
 /** True when `error` is the database refusing a duplicate tier name (the unique index decides). */
 export function isDuplicateName(error: unknown): boolean {
   return (
-    error instanceof QueryFailedError &&
-    (error.driverError as { code?: string; constraint?: string }).code === UNIQUE_VIOLATION
+    error instanceof QueryFailedError && (error.driverError as { code?: string }).code === UNIQUE_VIOLATION
   );
 }
 
