@@ -15,7 +15,9 @@ import { LoggingModule } from '#app/infra/logging/logging.module.js';
 import { AuthModule } from '#app/modules/auth/auth.module.js';
 import { HealthModule } from '#app/modules/health/health.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
+import { RafflesModule } from '#app/modules/raffles/raffles.module.js';
 import { SitesModule } from '#app/modules/sites/sites.module.js';
+import { SubscriptionsModule } from '#app/modules/subscriptions/subscriptions.module.js';
 import { UsersModule } from '#app/modules/users/users.module.js';
 
 /**
@@ -39,6 +41,8 @@ export class AppModule {
         UsersModule,
         AuthModule,
         HealthModule,
+        SubscriptionsModule,
+        RafflesModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -1,10 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, IsUUID, Max, MaxLength, Min } from 'class-validator';
 import type { Response } from 'express';
 
-/** `limit` (1–100, default 50) and an opaque `cursor` (DESIGN §9). */
-export class PageQueryDto {
+/** `limit` (1–100, default 50) (DESIGN §9). */
+export class LimitQueryDto {
   @IsOptional()
   @Type(() => Number)
   @IsInt()
@@ -12,10 +12,15 @@ export class PageQueryDto {
   @Max(100)
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 50 })
   limit: number = 50;
+}
 
+/** `limit` and a `cursor` that is a row id: the paging of every list read from the database. */
+export class PageQueryDto extends LimitQueryDto {
+  // Cursors are row ids: anything else would reach the database as a malformed uuid (500), so it is a 400 here.
   @IsOptional()
   @IsString()
   @MaxLength(200)
+  @IsUUID('all', { message: 'cursor is not valid' })
   @ApiPropertyOptional({ type: String, description: 'From the previous page’s `X-Next-Cursor` header.' })
   cursor?: string;
 }

@@ -1,7 +1,9 @@
 import { SecretsKeyCheck } from '#app/infra/crypto/secrets-key-check.entity.js';
 import { OneTimeToken } from '#app/modules/auth/entities/one-time-token.entity.js';
 import { RefreshToken } from '#app/modules/auth/entities/refresh-token.entity.js';
+import { Raffle } from '#app/modules/raffles/entities/raffle.entity.js';
 import { SiteConfig } from '#app/modules/sites/entities/site-config.entity.js';
+import { SubscriptionTier } from '#app/modules/subscriptions/entities/subscription-tier.entity.js';
 import { ActivityLog } from '#app/modules/users/entities/activity-log.entity.js';
 import { UserProfile } from '#app/modules/users/entities/user-profile.entity.js';
 import { User } from '#app/modules/users/entities/user.entity.js';
@@ -15,4 +17,6 @@ export const ENTITIES = [
   RefreshToken,
   OneTimeToken,
   SecretsKeyCheck,
+  SubscriptionTier,
+  Raffle,
 ];

@@ -1,5 +1,10 @@
 import { Initial1795309629902 } from './1795309629902-Initial.js';
 import { SiteSettingsAndSecretsKeyCheck1795310210010 } from './1795310210010-SiteSettingsAndSecretsKeyCheck.js';
+import { SubscriptionTiersAndRaffles1795310459269 } from './1795310459269-SubscriptionTiersAndRaffles.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
-export const MIGRATIONS = [Initial1795309629902, SiteSettingsAndSecretsKeyCheck1795310210010];
+export const MIGRATIONS = [
+  Initial1795309629902,
+  SiteSettingsAndSecretsKeyCheck1795310210010,
+  SubscriptionTiersAndRaffles1795310459269,
+];

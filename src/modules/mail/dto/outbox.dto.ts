@@ -1,7 +1,17 @@
-import { PageQueryDto } from '#app/common/pagination/pagination.js';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { LimitQueryDto } from '#app/common/pagination/pagination.js';
 import { Prop, Str } from '#app/common/validation/fields.js';
 
-export class OutboxQueryDto extends PageQueryDto {
+/** Outbox entries are files, so the cursor is the last file name seen, not a row id. */
+export class OutboxQueryDto extends LimitQueryDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(200)
+  @Matches(/^[\w.-]+\.eml$/, { message: 'cursor is not valid' })
+  @ApiPropertyOptional({ type: String, description: 'From the previous page’s `X-Next-Cursor` header.' })
+  cursor?: string;
+
   @Str({
     max: 64,
     example: 'example',

@@ -1,0 +1,123 @@
+import { toMinorUnits } from '#app/common/money.js';
+import type { CreateRaffleDto, UpdateRaffleDto } from './dto/raffle-input.dto.js';
+import type { DiscountTier, MailerEmailParams, Raffle } from './entities/raffle.entity.js';
+import { normalizeUpsells } from './pricing.rules.js';
+import type { NewRaffle } from './raffles.repository.js';
+
+/** Text fields copied as sent (null clears them in an update). */
+const TEXT_FIELDS = [
+  'collection_id',
+  'locale_id',
+  'cms_site_id',
+  'slug',
+  'campaign_name',
+  'giveaway_type',
+  'description',
+  'long_description',
+  'short_teaser',
+  'details',
+  'hero_header',
+  'hero_description',
+  'cta_text',
+  'final_cta_heading',
+  'final_cta_description',
+  'main_image',
+  'image_gallery',
+  'quick_buy_options',
+  'quick_wins',
+  'what_you_can_win_1',
+  'what_you_can_win_2',
+  'what_you_can_win_3',
+  'what_you_can_win_4',
+  'worth_total',
+  'worth_subline',
+  'winner_names',
+  'last_person_who_brought',
+  'checkout_description',
+  'checkout_success_url',
+  'checkout_failure_url',
+  'gatewaytwo_product_id',
+] as const;
+
+/** Plain values copied as sent (their validity already checked by the DTO). */
+const PLAIN_FIELDS = [
+  'name',
+  'currency',
+  'points_required',
+  'points_enabled',
+  'points_multiplier',
+  'max_entries',
+  'total_entries_available',
+  'allow_free_entries',
+  'active',
+  'archived',
+] as const;
+
+const tiersOf = (tiers: ReadonlyArray<DiscountTier>): DiscountTier[] =>
+  tiers.map((t) => ({ discount: t.discount, min_quantity: t.min_quantity }));
+
+/** Keys sent overwrite, `null` clears one, keys not sent stay. */
+function mergeParams(current: MailerEmailParams, sent: object): MailerEmailParams {
+  const merged = new Map(Object.entries(current));
+  for (const [key, value] of Object.entries(sent) as Array<[string, string | boolean | null | undefined]>) {
+    if (value === null) merged.delete(key);
+    else if (value !== undefined) merged.set(key, value);
+  }
+  return Object.fromEntries(merged);
+}
+
+/** The stored shape of a new draft. `id` is chosen here so `item_id` can default to it. */
+export function newRaffle(id: string, siteId: string, createdBy: string, body: CreateRaffleDto): NewRaffle {
+  const priceCents = toMinorUnits(body.price_display);
+  const row: Record<string, unknown> = {};
+  for (const key of TEXT_FIELDS) row[key] = body[key] ?? null;
+  return {
+    ...(row as Pick<Raffle, (typeof TEXT_FIELDS)[number]>),
+    id,
+    site_id: siteId,
+    item_id: body.item_id ?? id,
+    name: body.name,
+    currency: body.currency,
+    price_cents: priceCents,
+    points_required: body.points_required ?? 0,
+    points_enabled: body.points_enabled ?? false,
+    points_multiplier: body.points_multiplier ?? null,
+    max_entries: body.max_entries ?? null,
+    total_entries_available: body.total_entries_available,
+    active: false,
+    allow_free_entries: body.allow_free_entries ?? false,
+    archived: false,
+    closed: false,
+    draft: true,
+    is_drawn: false,
+    start_date: new Date(body.start_date),
+    end_date: new Date(body.end_date),
+    drawn_at: null,
+    published_on: null,
+    closed_at: null,
+    discount_tiers: tiersOf(body.discount_tiers ?? []),
+    upsells: normalizeUpsells(priceCents, body.upsells ?? []),
+    mailer_email_params: mergeParams({}, body.mailer_email_params ?? {}),
+    created_by: createdBy,
+  };
+}
+
+/**
+ * The column changes an update asks for: only the fields sent. A new price also recomputes the
+ * bundles' displayed savings, which depend on it.
+ */
+export function raffleChanges(current: Raffle, body: UpdateRaffleDto): Partial<Raffle> {
+  const changes: Record<string, unknown> = {};
+  for (const key of [...TEXT_FIELDS, ...PLAIN_FIELDS, 'item_id'] as const)
+    if (body[key] !== undefined) changes[key] = body[key];
+  const out = changes as Partial<Raffle>;
+  if (body.price_display != null) out.price_cents = toMinorUnits(body.price_display);
+  if (body.start_date != null) out.start_date = new Date(body.start_date);
+  if (body.end_date != null) out.end_date = new Date(body.end_date);
+  if (body.discount_tiers != null) out.discount_tiers = tiersOf(body.discount_tiers);
+  if (body.upsells != null || out.price_cents !== undefined)
+    out.upsells = normalizeUpsells(out.price_cents ?? current.price_cents, body.upsells ?? current.upsells);
+  if (body.mailer_email_params != null)
+    out.mailer_email_params = mergeParams(current.mailer_email_params, body.mailer_email_params);
+  return out;
+}

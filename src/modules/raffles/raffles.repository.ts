@@ -1,0 +1,126 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { type EntityManager, QueryFailedError, type Repository } from 'typeorm';
+import { Raffle } from './entities/raffle.entity.js';
+
+export type NewRaffle = Omit<
+  Raffle,
+  'created_at' | 'updated_at' | 'draw_seed' | 'draw_seed_hash' | 'current_entries' | 'entries_purchased'
+>;
+
+/** True when `error` is the database refusing a second raffle with the same item_id on a site. */
+export function isDuplicateItem(error: unknown): boolean {
+  return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
+}
+
+@Injectable()
+export class RafflesRepository {
+  constructor(@InjectRepository(Raffle) private readonly raffles: Repository<Raffle>) {}
+
+  private repo(manager?: EntityManager): Repository<Raffle> {
+    return manager ? manager.getRepository(Raffle) : this.raffles;
+  }
+
+  findById(id: string, manager?: EntityManager): Promise<Raffle | null> {
+    return this.repo(manager).findOne({ where: { id } });
+  }
+
+  findPublishedById(id: string, manager?: EntityManager): Promise<Raffle | null> {
+    return this.repo(manager).findOne({ where: { id, draft: false } });
+  }
+
+  /** The row locked for an update that checks it against the counters (entries take the same lock). */
+  lockById(id: string, manager: EntityManager): Promise<Raffle | null> {
+    return manager
+      .getRepository(Raffle)
+      .createQueryBuilder('r')
+      .where('r.id = :id', { id })
+      .setLock('pessimistic_write')
+      .getOne();
+  }
+
+  /** Published raffles with this item_id: on one site when `siteId` is given, else on any (at most `limit`). */
+  findPublishedByItem(
+    itemId: string,
+    siteId: string | undefined,
+    limit: number,
+    manager?: EntityManager,
+  ): Promise<Raffle[]> {
+    return this.repo(manager).find({
+      where: { item_id: itemId, draft: false, ...(siteId ? { site_id: siteId } : {}) },
+      order: { site_id: 'ASC' },
+      take: limit,
+    });
+  }
+
+  /** The secret seed, for the draw only. */
+  async findDrawSeed(id: string, manager?: EntityManager): Promise<string | null> {
+    const row = await this.repo(manager)
+      .createQueryBuilder('r')
+      .select('r.id')
+      .addSelect('r.draw_seed')
+      .where('r.id = :id', { id })
+      .getOne();
+    return row?.draw_seed ?? null;
+  }
+
+  async insert(raffle: NewRaffle, manager?: EntityManager): Promise<void> {
+    await this.repo(manager).insert(raffle);
+  }
+
+  async update(id: string, changes: Partial<Raffle>, manager?: EntityManager): Promise<void> {
+    if (Object.keys(changes).length) await this.repo(manager).update({ id }, changes);
+  }
+
+  /** draft → published, committing the seed; false when it was no longer a draft (a concurrent publish). */
+  async publish(id: string, seed: string, seedHash: string, now: Date): Promise<boolean> {
+    const result = await this.raffles
+      .createQueryBuilder()
+      .update(Raffle)
+      .set({ draft: false, active: true, published_on: now, draw_seed: seed, draw_seed_hash: seedHash })
+      .where('id = :id AND draft = true', { id })
+      .execute();
+    return result.affected === 1;
+  }
+
+  /** published → closed; false when it was closed meanwhile. */
+  async close(id: string, now: Date): Promise<boolean> {
+    const result = await this.raffles
+      .createQueryBuilder()
+      .update(Raffle)
+      .set({ closed: true, closed_at: now })
+      .where('id = :id AND draft = false AND closed = false', { id })
+      .execute();
+    return result.affected === 1;
+  }
+
+  /** Every raffle of a site, drafts included, newest first (keyset after the cursor raffle). */
+  listForAdmin(siteId: string, limit: number, cursor?: string): Promise<Raffle[]> {
+    const qb = this.raffles
+      .createQueryBuilder('r')
+      .where('r.site_id = :siteId', { siteId })
+      .orderBy('r.created_at', 'DESC')
+      .addOrderBy('r.id', 'DESC')
+      .take(limit);
+    if (cursor)
+      qb.andWhere('(r.created_at, r.id) < (SELECT c.created_at, c.id FROM raffles c WHERE c.id = :cursor)', {
+        cursor,
+      });
+    return qb.getMany();
+  }
+
+  /** A site's published, unarchived raffles, ending soonest first (keyset after the cursor raffle). */
+  listPublic(siteId: string, limit: number, cursor?: string): Promise<Raffle[]> {
+    const qb = this.raffles
+      .createQueryBuilder('r')
+      .where('r.site_id = :siteId AND r.draft = false AND r.archived = false', { siteId })
+      .orderBy('r.end_date', 'ASC')
+      .addOrderBy('r.id', 'ASC')
+      .take(limit);
+    if (cursor)
+      qb.andWhere('(r.end_date, r.id) > (SELECT c.end_date, c.id FROM raffles c WHERE c.id = :cursor)', {
+        cursor,
+      });
+    return qb.getMany();
+  }
+}

@@ -1,0 +1,113 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FieldError } from '#app/common/errors/app.exception.js';
+import type { Raffle, Upsell } from './entities/raffle.entity.js';
+
+export type RaffleFlags = Pick<
+  Raffle,
+  'active' | 'draft' | 'archived' | 'closed' | 'is_drawn' | 'start_date' | 'end_date'
+>;
+export type RaffleCounts = Pick<Raffle, 'current_entries' | 'total_entries_available'>;
+
+/** Fields a raffle cannot be without: `null` in an update is refused rather than stored. */
+export const RAFFLE_REQUIRED_FIELDS = [
+  'item_id',
+  'name',
+  'currency',
+  'price_display',
+  'points_required',
+  'points_enabled',
+  'total_entries_available',
+  'allow_free_entries',
+  'start_date',
+  'end_date',
+  'discount_tiers',
+  'upsells',
+  'mailer_email_params',
+  'active',
+  'archived',
+] as const;
+
+export function ticketsLeft(r: RaffleCounts): number {
+  return Math.max(0, r.total_entries_available - r.current_entries);
+}
+
+/**
+ * `is_active`: published, switched on, not closed, drawn or archived, and now inside
+ * [`start_date`, `end_date`): the raffle is running.
+ */
+export function isRunning(r: RaffleFlags, now: Date): boolean {
+  return (
+    r.active &&
+    !r.draft &&
+    !r.archived &&
+    !r.closed &&
+    !r.is_drawn &&
+    r.start_date.getTime() <= now.getTime() &&
+    now.getTime() < r.end_date.getTime()
+  );
+}
+
+/** `can_join` (DESIGN §5): running, and tickets left. */
+export function canJoin(r: RaffleFlags & RaffleCounts, now: Date): boolean {
+  return isRunning(r, now) && ticketsLeft(r) > 0;
+}
+
+export interface RaffleShape {
+  start_date: Date;
+  end_date: Date;
+  max_entries: number | null;
+  total_entries_available: number;
+  upsells: ReadonlyArray<Pick<Upsell, 'quantity'>>;
+}
+
+/** Cross-field rules of a raffle as it would be stored (after a create, or an update merged in). */
+export function raffleShapeErrors(r: RaffleShape): FieldError[] {
+  const errors: FieldError[] = [];
+  if (r.end_date.getTime() <= r.start_date.getTime())
+    errors.push({ field: 'end_date', message: 'end_date must be after start_date' });
+  if (r.max_entries !== null && r.max_entries > r.total_entries_available)
+    errors.push({ field: 'max_entries', message: 'max_entries cannot exceed total_entries_available' });
+  const sizes = r.upsells.map((u) => u.quantity);
+  if (new Set(sizes).size !== sizes.length)
+    errors.push({ field: 'upsells', message: 'each upsell needs its own quantity' });
+  return errors;
+}
+
+export type Refusal = { status: 409 | 422; code: string; message: string } | null;
+
+export function publishRefusal(r: RaffleFlags, now: Date): Refusal {
+  if (!r.draft) return { status: 409, code: 'NOT_DRAFT', message: 'Only a draft can be published.' };
+  if (r.end_date.getTime() <= now.getTime())
+    return { status: 422, code: 'ENDS_IN_PAST', message: 'The raffle’s end_date has passed.' };
+  return null;
+}
+
+export function closeRefusal(r: RaffleFlags): Refusal {
+  if (r.draft) return { status: 409, code: 'NOT_PUBLISHED', message: 'A draft cannot be closed.' };
+  if (r.closed) return { status: 409, code: 'ALREADY_CLOSED', message: 'The raffle is already closed.' };
+  return null;
+}
+
+/** Whether one order of `tickets` could be entered: tickets left, and no more than one user may hold. */
+export function orderFitRefusal(r: RaffleCounts & Pick<Raffle, 'max_entries'>, tickets: number): Refusal {
+  if (r.max_entries !== null && tickets > r.max_entries)
+    return {
+      status: 422,
+      code: 'MAX_ENTRIES_EXCEEDED',
+      message: `One entrant may hold at most ${r.max_entries} tickets.`,
+    };
+  if (tickets > ticketsLeft(r))
+    return { status: 422, code: 'NOT_ENOUGH_TICKETS', message: `Only ${ticketsLeft(r)} tickets are left.` };
+  return null;
+}
+
+/** sha256 of the seed's bytes, hex: the public commitment to a secret draw seed (DESIGN §6). */
+export function seedCommitment(seedHex: string): string {
+  return createHash('sha256').update(Buffer.from(seedHex, 'hex')).digest('hex');
+}
+
+/** A fresh secret draw seed (32 random bytes, hex) and its commitment. */
+export function newDrawSeed(random: (size: number) => Buffer = randomBytes): { seed: string; hash: string } {
+  const seed = random(32).toString('hex');
+  return { seed, hash: seedCommitment(seed) };
+}

@@ -1,0 +1,60 @@
+import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { AuthUser } from '#app/common/auth/auth-user.js';
+import { Auth, CurrentSite, CurrentUser } from '#app/common/auth/auth.decorators.js';
+import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { setNextCursor } from '#app/common/pagination/pagination.js';
+import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
+import { CreateTierDto, TierDto, TierListQueryDto, UpdateTierDto } from './dto/tier.dto.js';
+import { TiersService } from './tiers.service.js';
+
+@ApiTags('admin: subscription tiers')
+@Controller('admin/subscription-tiers')
+export class AdminTiersController {
+  constructor(private readonly tiers: TiersService) {}
+
+  @Post()
+  @Auth('admin')
+  @ApiOperation({ summary: 'Create a subscription tier' })
+  @ApiCreatedResponse({ type: TierDto })
+  @ApiErrors(400, { 404: 'The named site does not exist (UNKNOWN_SITE).', 409: 'TIER_NAME_TAKEN' })
+  createTier(@CurrentSite() siteId: string, @Body() body: CreateTierDto): Promise<TierDto> {
+    return this.tiers.create(siteId, body);
+  }
+
+  @Get()
+  @Auth('admin')
+  @ApiOperation({
+    summary: 'All tiers of a site, inactive ones included',
+    description: 'Paged: `limit`, `cursor`; next page in `X-Next-Cursor`.',
+  })
+  @ApiOkResponse({ type: [TierDto] })
+  @ApiErrors(400)
+  async listAllTiers(
+    @CurrentSite() siteId: string,
+    @Query() query: TierListQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<TierDto[]> {
+    const rows = await this.tiers.list(siteId, false, query.limit, query.cursor);
+    setNextCursor(res, rows, query.limit);
+    return rows;
+  }
+
+  @Put(':id')
+  @Auth('admin')
+  @ApiOperation({
+    summary: 'Update a subscription tier (only the fields sent)',
+    description: 'Another site’s tier answers 404. Optional text fields take `null` to clear them.',
+  })
+  @ApiOkResponse({ type: TierDto })
+  @ApiErrors(400, 404, { 409: 'TIER_NAME_TAKEN' })
+  updateTier(
+    @CurrentUser() caller: AuthUser,
+    @CurrentSite() siteId: string,
+    @Param('id', UuidParam) id: string,
+    @Body() body: UpdateTierDto,
+  ): Promise<TierDto> {
+    return this.tiers.update(caller, siteId, id, body);
+  }
+}
