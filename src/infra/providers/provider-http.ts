@@ -47,9 +47,9 @@ function parseObject(text: string): Record<string, unknown> | undefined {
 
 /** Why a fetch failed, in words that carry no address or credential. */
 function networkReason(error: unknown): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-    return 'timed out';
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  // Duck-typed: the abort is a DOMException, which need not be an `Error` of this realm.
+  const { name, cause } = (error ?? {}) as { name?: unknown; cause?: { code?: unknown } };
+  if (name === 'TimeoutError' || name === 'AbortError') return 'timed out';
   const code = typeof cause?.code === 'string' ? cause.code : undefined;
   return code ? `network error ${code.toLowerCase()}` : 'network error';
 }

@@ -1,16 +1,7 @@
 /** What a gatewayone result code means for our transaction (DESIGN §7). */
 export type GatewayOneOutcome = 'succeeded' | 'review' | 'pending' | 'failed';
 
-export interface GatewayOneSettings {
-  /** Without a trailing slash, e.g. `https://gateway.example/` → `https://gateway.example`. */
-  readonly baseUrl: string;
-  readonly entityId: string;
-  readonly accessToken: string;
-  /** 64 hexadecimal characters: the AES-256-GCM key its webhooks are encrypted with. */
-  readonly webhookKey: string;
-  /** Per attempt. */
-  readonly timeoutMs: number;
-}
+export type { GatewayOneSettings } from '#app/config/gateway-config.js';
 
 export interface CreateCheckoutInput {
   amountCents: number;

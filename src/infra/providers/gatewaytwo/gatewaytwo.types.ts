@@ -5,16 +5,7 @@ export type GatewayTwoOrderState =
 /** What an order state means for our transaction. */
 export type GatewayTwoOutcome = 'pending' | 'succeeded' | 'cancelled' | 'failed';
 
-export interface GatewayTwoSettings {
-  /** Without a trailing slash. */
-  readonly baseUrl: string;
-  /** Sent as `Authorization: Bearer …` on every call. */
-  readonly secretKey: string;
-  /** Signs its webhooks (HMAC-SHA256). */
-  readonly webhookSecret: string;
-  /** Per attempt. */
-  readonly timeoutMs: number;
-}
+export type { GatewayTwoSettings } from '#app/config/gateway-config.js';
 
 export interface CreateOrderInput {
   amountCents: number;
