@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import express from 'express';
@@ -76,4 +77,62 @@ export async function listenOnLoopback(app: INestApplication): Promise<string> {
   await app.listen(0, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return `http://127.0.0.1:${port}`;
+}
+
+export interface Received {
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** A webhook receiver on loopback standing in for the app: records what the fakes send, answers 200. */
+export async function startReceiver(): Promise<{
+  url: string;
+  received: Received[];
+  close(): Promise<void>;
+}> {
+  const received: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({
+        path: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"received":true}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** What a shopper's browser does on a hosted page: read it, then press a button. */
+export async function pressOnHostedPage(
+  payUrl: string,
+  decision: 'pay' | 'decline' | 'cancel',
+): Promise<Response> {
+  const pageRes = await fetch(payUrl);
+  expect(pageRes.status).toBe(200);
+  expect(pageRes.headers.get('content-type')).toMatch(/text\/html/);
+  const html = await pageRes.text();
+  const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+  expect(action).toBeDefined();
+  return fetch(
+    new URL(
+      action!.replace(/&#(\d+);/g, (_m, c: string) => String.fromCharCode(Number(c))),
+      payUrl,
+    ),
+    {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ decision }).toString(),
+      redirect: 'manual',
+    },
+  );
 }

@@ -19,6 +19,12 @@ export const GATEWAYTWO_API_VERSION = '2024-09-01';
 
 type Json = Record<string, unknown>;
 
+/** Refused before anything is sent: the gateway takes positive whole minor units. */
+function assertPositiveMinor(amount: number): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new RangeError(`${String(amount)} is not a positive whole number of minor units`);
+}
+
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
 /**
@@ -58,8 +64,7 @@ export class GatewayTwoClient {
   /** `POST /api/orders`, sent once. */
   async createOrder(input: CreateOrderInput): Promise<OrderCreated> {
     const { http } = this.require();
-    if (!Number.isSafeInteger(input.amountCents) || input.amountCents <= 0)
-      throw new RangeError(`${String(input.amountCents)} is not a positive whole number of minor units`);
+    assertPositiveMinor(input.amountCents);
     const res = await http.send({
       method: 'POST',
       path: '/api/orders',
@@ -98,6 +103,7 @@ export class GatewayTwoClient {
   /** `POST /api/orders/{id}/refund`, sent once: the refund, itself an order at the gateway. */
   async refundOrder(orderId: string, amountCents: number, description: string): Promise<GatewayTwoRefund> {
     const { http } = this.require();
+    assertPositiveMinor(amountCents);
     const what = `POST /api/orders/${orderId}/refund`;
     const res = await http.send({
       method: 'POST',

@@ -1,8 +1,30 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
-import { majorToMinor, minorToMajorString } from '#app/common/money.js';
-import { escapeHtml, FakeGateway, handle, page } from '#app/infra/providers/fake-support/fake-gateway.js';
+import { majorToMinor } from '#app/common/money.js';
+import { FakeGateway, handle, page } from '#app/infra/providers/fake-support/fake-gateway.js';
 import { classifyResultCode, encryptWebhook } from '#app/infra/providers/gatewayone/gatewayone.rules.js';
+import {
+  checkCheckoutForm,
+  DECLINE_CODE,
+  type FakeCheckout,
+  integrityOf,
+  INVALID_CODE,
+  NOT_FOUND_CODE,
+  openCheckoutJson,
+  paymentJson,
+  payPageHtml,
+  PENDING_CODE,
+  result,
+  stamp,
+  SUCCESS_CODE,
+  widgetScript,
+} from './fake-gatewayone.wire.js';
+
+export type { FakeCheckout } from './fake-gatewayone.wire.js';
+export { DECLINE_CODE, SUCCESS_CODE } from './fake-gatewayone.wire.js';
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const newId = (): string => randomBytes(16).toString('hex');
 
 export interface FakeGatewayOneOptions {
   /** Where the fake itself is reachable (links in its widget script). */
@@ -13,59 +35,6 @@ export interface FakeGatewayOneOptions {
   /** Where webhooks go (the app's `/gatewayone/webhook`); none are sent while unset. */
   webhookUrl?: string;
 }
-
-export interface FakeCheckout {
-  id: string;
-  amount: string;
-  currency: string;
-  merchantTransactionId?: string;
-  customParameters: Record<string, string>;
-  shopperResultUrl?: string;
-  createRegistration: boolean;
-  createdAt: Date;
-  /** `000.200.000` (pending) until completed. */
-  resultCode: string;
-  paymentId?: string;
-  registrationId?: string;
-  completedAt?: Date;
-  refunds: { id: string; amount: string; resultCode: string }[];
-}
-
-export const SUCCESS_CODE = '000.100.110';
-export const DECLINE_CODE = '800.100.151';
-const PENDING_CODE = '000.200.000';
-const INVALID_CODE = '200.300.404';
-const NOT_FOUND_CODE = '700.400.580';
-
-const DESCRIPTIONS: Record<string, string> = {
-  '000.000.100': 'successful request',
-  '000.100.110': "Request successfully processed in 'Merchant in Integrator Test Mode'",
-  '000.200.000': 'transaction pending',
-  '000.200.100': 'successfully created checkout',
-  '000.400.000': 'Transaction succeeded (please review manually due to fraud suspicion)',
-  '200.300.404': 'invalid or missing parameter',
-  '700.400.200': 'cannot refund (refund volume exceeded or tx reversed or invalid workflow)',
-  '700.400.580': 'cannot find transaction',
-  '800.100.151': 'transaction declined (invalid card)',
-  '800.900.300': 'invalid authentication information',
-  '800.900.100': 'sender authorization failed',
-};
-
-const result = (code: string) => ({ code, description: DESCRIPTIONS[code] ?? 'sandbox result' });
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-const newId = (): string => randomBytes(16).toString('hex');
-const stamp = (date = new Date()): string =>
-  date
-    .toISOString()
-    .replace('T', ' ')
-    .replace(/\.\d+Z$/, '+0000');
-
-/** The widget script (and its integrity hash) for a checkout: it turns the merchant's form into a link. */
-function widgetScript(payUrl: string): string {
-  return `(function(){var u=${JSON.stringify(payUrl)};document.querySelectorAll('form.paymentWidgets').forEach(function(f){var a=document.createElement('a');a.href=u;a.textContent='Pay in the gatewayone sandbox';f.replaceWith(a);});})();\n`;
-}
-const integrityOf = (script: string): string =>
-  `sha384-${createHash('sha384').update(script).digest('base64')}`;
 
 /**
  * An OPPWA-like gateway speaking the protocol of DESIGN §7 with in-memory state: the tests' loopback
@@ -135,7 +104,7 @@ export class FakeGatewayOne extends FakeGateway {
   webhookEvent(checkoutId: string): Record<string, unknown> {
     const checkout = this.payments.get(checkoutId);
     if (!checkout?.paymentId) throw new Error(`checkout ${checkoutId} has no payment yet`);
-    return { type: 'PAYMENT', payload: this.paymentJson(checkout) };
+    return { type: 'PAYMENT', payload: paymentJson(checkout) };
   }
 
   /**
@@ -179,25 +148,7 @@ export class FakeGatewayOne extends FakeGateway {
   private async createCheckout(req: Request, res: Response): Promise<void> {
     const body = (req.body ?? {}) as Record<string, string | undefined>;
     if (!this.authorised(req, res, body.entityId)) return;
-    const problems: string[] = [];
-    const { amount = '', currency = '', paymentType } = body;
-    let minor = 0;
-    try {
-      minor = majorToMinor(amount, currency);
-      // The gateway wants exactly the currency's decimals: "12.10", never "12.1".
-      if (minorToMajorString(minor, currency) !== amount) problems.push('amount');
-    } catch {
-      problems.push(/^[A-Z]{3}$/.test(currency) ? 'amount' : 'currency');
-    }
-    if (minor <= 0 && !problems.includes('amount')) problems.push('amount');
-    if (paymentType !== 'DB') problems.push('paymentType');
-    const customParameters: Record<string, string> = {};
-    for (const [name, value] of Object.entries(body)) {
-      const key = /^customParameters\[(.*)\]$/.exec(name)?.[1];
-      if (key === undefined) continue;
-      if (!/^[A-Za-z0-9._]{3,64}$/.test(key)) problems.push(name);
-      customParameters[key] = String(value);
-    }
+    const { problems, customParameters } = checkCheckoutForm(body);
     if (problems.length) {
       await this.reply(res, 400, {
         result: {
@@ -209,8 +160,8 @@ export class FakeGatewayOne extends FakeGateway {
     }
     const checkout: FakeCheckout = {
       id: randomBytes(16).toString('hex').toUpperCase(),
-      amount,
-      currency,
+      amount: body.amount ?? '',
+      currency: body.currency ?? '',
       merchantTransactionId: body.merchantTransactionId,
       customParameters,
       shopperResultUrl: body.shopperResultUrl,
@@ -247,7 +198,7 @@ export class FakeGatewayOne extends FakeGateway {
     }
     // Like the real gateway, a payment that did not succeed is answered with 400 and its result.
     const outcome = classifyResultCode(checkout.resultCode);
-    await this.reply(res, outcome === 'failed' ? 400 : 200, this.paymentJson(checkout));
+    await this.reply(res, outcome === 'failed' ? 400 : 200, paymentJson(checkout));
   }
 
   private async query(req: Request, res: Response): Promise<void> {
@@ -262,7 +213,7 @@ export class FakeGatewayOne extends FakeGateway {
     }
     await this.reply(res, 200, {
       result: result('000.000.100'),
-      payments: found.map((c) => (c.paymentId ? this.paymentJson(c) : this.openCheckoutJson(c))),
+      payments: found.map((c) => (c.paymentId ? paymentJson(c) : openCheckoutJson(c))),
     });
   }
 
@@ -318,22 +269,8 @@ export class FakeGatewayOne extends FakeGateway {
       res.status(404).type('html').send(page('Unknown checkout', '<h1>Unknown checkout</h1>'));
       return;
     }
-    const paid = classifyResultCode(checkout.resultCode) === 'succeeded';
     const action = `${req.baseUrl}/pay/${encodeURIComponent(checkout.id)}`;
-    res.type('html').send(
-      page(
-        'gatewayone sandbox payment',
-        `<h1>gatewayone sandbox</h1>
-<p>Pay <strong>${escapeHtml(checkout.amount)} ${escapeHtml(checkout.currency)}</strong> for order
-<code>${escapeHtml(checkout.merchantTransactionId ?? '')}</code>. No money moves here.</p>
-${
-  paid
-    ? '<p>This checkout is already paid.</p>'
-    : `<form method="post" action="${escapeHtml(action)}">
-<button name="decision" value="pay">Pay</button><button name="decision" value="decline">Decline</button></form>`
-}`,
-      ),
-    );
+    res.type('html').send(payPageHtml(checkout, action));
   }
 
   private async payDecision(req: Request, res: Response): Promise<void> {
@@ -359,35 +296,5 @@ ${
 
   private payUrl(checkoutId: string): string {
     return `${this.options.baseUrl.replace(/\/+$/, '')}/pay/${encodeURIComponent(checkoutId)}`;
-  }
-
-  private paymentJson(checkout: FakeCheckout): Record<string, unknown> {
-    return {
-      id: checkout.paymentId,
-      paymentType: 'DB',
-      paymentBrand: 'VISA',
-      amount: checkout.amount,
-      currency: checkout.currency,
-      descriptor: 'sandbox',
-      merchantTransactionId: checkout.merchantTransactionId,
-      result: result(checkout.resultCode),
-      ...(checkout.registrationId ? { registrationId: checkout.registrationId } : {}),
-      customParameters: checkout.customParameters,
-      ndc: checkout.id,
-      timestamp: stamp(checkout.completedAt),
-    };
-  }
-
-  private openCheckoutJson(checkout: FakeCheckout): Record<string, unknown> {
-    return {
-      paymentType: 'DB',
-      amount: checkout.amount,
-      currency: checkout.currency,
-      merchantTransactionId: checkout.merchantTransactionId,
-      result: result(PENDING_CODE),
-      customParameters: checkout.customParameters,
-      ndc: checkout.id,
-      timestamp: stamp(checkout.createdAt),
-    };
   }
 }

@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
-import { minorToMajorString } from '#app/common/money.js';
 import { escapeHtml, FakeGateway, handle, page } from '#app/infra/providers/fake-support/fake-gateway.js';
 import { signWebhook, SIGNATURE_TOLERANCE_MS } from '#app/infra/providers/gatewaytwo/gatewaytwo.rules.js';
 import type { GatewayTwoOrderState } from '#app/infra/providers/gatewaytwo/gatewaytwo.types.js';
+import { type FakeOrder, orderJson, payPageHtml } from './fake-gatewaytwo.wire.js';
+
+export type { FakeOrder } from './fake-gatewaytwo.wire.js';
 
 export interface FakeGatewayTwoOptions {
   /** Where the fake itself is reachable (its orders' `checkout_url`). */
@@ -12,21 +14,6 @@ export interface FakeGatewayTwoOptions {
   webhookSecret: string;
   /** Where webhooks go (the app's `/gatewaytwo/webhook`); none are sent while unset. */
   webhookUrl?: string;
-}
-
-export interface FakeOrder {
-  id: string;
-  token: string;
-  state: GatewayTwoOrderState;
-  amount: number;
-  currency: string;
-  description?: string;
-  reference?: string;
-  redirectUrl?: string;
-  customerEmail?: string;
-  createdAt: Date;
-  updatedAt: Date;
-  refunds: { id: string; amount: number; description?: string }[];
 }
 
 const EVENTS: Partial<Record<GatewayTwoOrderState, string>> = {
@@ -160,7 +147,7 @@ export class FakeGatewayTwo extends FakeGateway {
       refunds: [],
     };
     this.orders.set(order.id, order);
-    await this.reply(res, 201, this.orderJson(order));
+    await this.reply(res, 201, orderJson(order, this.options.baseUrl));
   }
 
   private async getOrder(req: Request, res: Response): Promise<void> {
@@ -170,7 +157,7 @@ export class FakeGatewayTwo extends FakeGateway {
       await this.reply(res, 404, { code: 'not_found', message: 'Order not found' });
       return;
     }
-    await this.reply(res, 200, this.orderJson(order));
+    await this.reply(res, 200, orderJson(order, this.options.baseUrl));
   }
 
   private async refund(req: Request, res: Response): Promise<void> {
@@ -218,21 +205,7 @@ export class FakeGatewayTwo extends FakeGateway {
       return;
     }
     const action = `${req.baseUrl}/pay/${encodeURIComponent(order.id)}`;
-    res.type('html').send(
-      page(
-        'gatewaytwo sandbox payment',
-        `<h1>gatewaytwo sandbox</h1>
-<p>Pay <strong>${escapeHtml(minorToMajorString(order.amount, order.currency))} ${escapeHtml(order.currency)}</strong>
-for ${escapeHtml(order.description ?? 'an order')}. No money moves here.</p>
-${
-  order.state === 'pending'
-    ? `<form method="post" action="${escapeHtml(action)}">
-<button name="decision" value="pay">Pay</button><button name="decision" value="decline">Decline</button>
-<button name="decision" value="cancel">Cancel</button></form>`
-    : `<p>This order is ${escapeHtml(order.state)}.</p>`
-}`,
-      ),
-    );
+    res.type('html').send(payPageHtml(order, action));
   }
 
   private async payDecision(req: Request, res: Response): Promise<void> {
@@ -254,27 +227,5 @@ ${
     res
       .type('html')
       .send(page('gatewaytwo sandbox payment', `<h1>The order is ${escapeHtml(order.state)}.</h1>`));
-  }
-
-  private orderJson(order: FakeOrder): Record<string, unknown> {
-    const refunded = order.refunds.reduce((sum, r) => sum + r.amount, 0);
-    return {
-      id: order.id,
-      token: order.token,
-      type: 'payment',
-      state: order.state,
-      created_at: order.createdAt.toISOString(),
-      updated_at: order.updatedAt.toISOString(),
-      amount: order.amount,
-      currency: order.currency,
-      outstanding_amount: order.state === 'completed' ? 0 : order.amount,
-      refunded_amount: refunded,
-      capture_mode: 'automatic',
-      checkout_url: `${this.options.baseUrl.replace(/\/+$/, '')}/pay/${order.id}`,
-      description: order.description,
-      merchant_order_data: order.reference ? { reference: order.reference } : undefined,
-      redirect_url: order.redirectUrl,
-      customer: order.customerEmail ? { email: order.customerEmail } : undefined,
-    };
   }
 }
