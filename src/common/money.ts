@@ -64,7 +64,7 @@ export function minorToMajorString(minor: number, currency: string): string {
   return `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
 }
 
-const DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
 /**
  * "12.10" GBP → 1210, "12.1" → 1210, "0.05" → 5, 12.1 (a JSON number) → 1210. Refuses signs, exponents
@@ -77,7 +77,7 @@ export function majorToMinor(amount: string | number, currency: string): number 
     throw new MoneyError(`${String(amount)} is not an amount`);
   // A number's shortest round-trip text: 12.1 → "12.1", 0.1 + 0.2 → "0.30000000000000004" (refused).
   const text = typeof amount === 'number' ? String(amount) : amount;
-  const match = DECIMAL.exec(text);
+  const match = PLAIN_DECIMAL.exec(text);
   if (!match) throw new MoneyError(`"${text}" is not a plain decimal amount`);
   const [, whole = '', fraction = ''] = match;
   if (fraction.length > exponent)
