@@ -12,6 +12,7 @@ import { ConfigModule } from '#app/config/config.module.js';
 import { DatabaseModule } from '#app/infra/database/database.module.js';
 import { JobsModule } from '#app/infra/jobs/jobs.module.js';
 import { LoggingModule } from '#app/infra/logging/logging.module.js';
+import { SandboxModule } from '#app/infra/providers/sandbox/sandbox.module.js';
 import { AuthModule } from '#app/modules/auth/auth.module.js';
 import { HealthModule } from '#app/modules/health/health.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
@@ -43,6 +44,7 @@ export class AppModule {
         HealthModule,
         SubscriptionsModule,
         RafflesModule,
+        ...(config.providers === 'sandbox' ? [SandboxModule] : []),
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

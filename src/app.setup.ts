@@ -8,6 +8,7 @@ import type { AppRequest } from '#app/common/http/request-context.js';
 import { requestId } from '#app/common/http/request-id.js';
 import { buildOpenApiDocument, mountSwagger } from '#app/common/openapi/swagger.js';
 import { AppConfig } from '#app/config/app-config.js';
+import { SandboxGateways } from '#app/infra/providers/sandbox/sandbox-gateways.js';
 import { MetricsService, metricsMiddleware } from '#app/modules/health/metrics.service.js';
 
 export const BODY_LIMIT = '1mb';
@@ -40,6 +41,8 @@ export function setupApp(app: INestApplication): void {
     }),
   );
   express_.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
+  // Fake gateways on the app itself (DESIGN §7); plain Express, so not in the OpenAPI document.
+  if (config.providers === 'sandbox') app.get(SandboxGateways).mount(express_);
   const logger = new Logger('Http');
   express_.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (!err) {

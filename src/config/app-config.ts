@@ -1,3 +1,5 @@
+import type { GatewayOneSettings, GatewayTwoSettings } from './gateway-config.js';
+
 /** The validated, defaulted configuration every part of the service reads (never `process.env`). */
 export class AppConfig {
   readonly nodeEnv!: 'development' | 'production' | 'test';
@@ -17,6 +19,9 @@ export class AppConfig {
   readonly admin!: { email: string; password: string; siteId: string } | undefined;
   readonly defaultSiteId!: string;
   readonly providers!: 'sandbox' | 'live';
+  /** Unset when live providers leave the gateway out (outside production only). */
+  readonly gatewayOne!: GatewayOneSettings | undefined;
+  readonly gatewayTwo!: GatewayTwoSettings | undefined;
   readonly mailTransport!: string;
   readonly mailFrom!: string;
   /** The transactional e-mail provider's HTTP API (sites with `email_provider: mailer`); keys are per site. */

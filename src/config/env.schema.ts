@@ -84,6 +84,35 @@ export class EnvSchema {
   @IsIn(['sandbox', 'live'])
   PROVIDERS?: string;
 
+  // Gateways (DESIGN §7, §11). Which are required depends on PROVIDERS and NODE_ENV: gateway-config.ts.
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true })
+  GATEWAYONE_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  GATEWAYONE_ENTITY_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  GATEWAYONE_ACCESS_TOKEN?: string;
+
+  @IsOptional()
+  @Matches(HEX_64, { message: 'GATEWAYONE_WEBHOOK_KEY must be 64 hexadecimal characters (32 bytes)' })
+  GATEWAYONE_WEBHOOK_KEY?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true })
+  GATEWAYTWO_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  GATEWAYTWO_SECRET_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  GATEWAYTWO_WEBHOOK_SECRET?: string;
+
   @IsOptional()
   @Matches(/^(log|smtps?:\/\/.+)$/, { message: 'MAIL_TRANSPORT must be "log" or an smtp:// URL' })
   MAIL_TRANSPORT?: string;

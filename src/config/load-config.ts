@@ -5,6 +5,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { AppConfig } from './app-config.js';
 import { EnvSchema } from './env.schema.js';
+import { gatewayProblems, gatewaySettings } from './gateway-config.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -42,6 +43,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const nodeEnv = (parsed.NODE_ENV ?? 'development') as AppConfig['nodeEnv'];
   if (nodeEnv === 'production' && !parsed.DATABASE_URL)
     problems.push('DATABASE_URL is required in production');
+  const providers = (parsed.PROVIDERS ??
+    (parsed.DATABASE_URL ? 'live' : 'sandbox')) as AppConfig['providers'];
+  problems.push(...gatewayProblems(parsed, providers, nodeEnv === 'production'));
   if (problems.length) throw new ConfigError(problems);
 
   const dataDir = resolve(parsed.DATA_DIR ?? './data');
@@ -50,11 +54,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const secretsKey = parsed.SECRETS_KEY ?? kept?.SECRETS_KEY ?? '';
   const port = parsed.PORT ?? 3000;
   const defaultSiteId = parsed.ADMIN_SITE_ID ?? 'default';
+  const publicBaseUrl = (parsed.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, '');
 
   return AppConfig.of({
     nodeEnv,
     port,
-    publicBaseUrl: (parsed.PUBLIC_BASE_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicBaseUrl,
     corsOrigins: (parsed.CORS_ORIGINS ?? '')
       .split(',')
       .map((o) => o.trim())
@@ -71,7 +76,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         ? { email: parsed.ADMIN_EMAIL, password: parsed.ADMIN_PASSWORD, siteId: defaultSiteId }
         : undefined,
     defaultSiteId,
-    providers: (parsed.PROVIDERS ?? (parsed.DATABASE_URL ? 'live' : 'sandbox')) as AppConfig['providers'],
+    providers,
+    ...gatewaySettings(parsed, { providers, publicBaseUrl, jwtSecret }),
     mailTransport: parsed.MAIL_TRANSPORT ?? 'log',
     mailFrom: parsed.MAIL_FROM ?? 'no-reply@localhost',
     mailerBaseUrl: parsed.MAILER_BASE_URL?.replace(/\/+$/, ''),

@@ -38,6 +38,9 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     admin: undefined,
     defaultSiteId: 'default',
     providers: 'live',
+    // Tests that pay start the loopback fakes and pass their settings (test/support/fake-gateways.ts).
+    gatewayOne: undefined,
+    gatewayTwo: undefined,
     mailTransport: 'log',
     mailFrom: 'no-reply@example.com',
     mailerBaseUrl: undefined,

@@ -1,0 +1,300 @@
+import { randomBytes } from 'node:crypto';
+import type { Request, Response, Router } from 'express';
+import { majorToMinor } from '#app/common/money.js';
+import { FakeGateway, handle, page } from '#app/infra/providers/fake-support/fake-gateway.js';
+import { classifyResultCode, encryptWebhook } from '#app/infra/providers/gatewayone/gatewayone.rules.js';
+import {
+  checkCheckoutForm,
+  DECLINE_CODE,
+  type FakeCheckout,
+  integrityOf,
+  INVALID_CODE,
+  NOT_FOUND_CODE,
+  openCheckoutJson,
+  paymentJson,
+  payPageHtml,
+  PENDING_CODE,
+  result,
+  stamp,
+  SUCCESS_CODE,
+  widgetScript,
+} from './fake-gatewayone.wire.js';
+
+export type { FakeCheckout } from './fake-gatewayone.wire.js';
+export { DECLINE_CODE, SUCCESS_CODE } from './fake-gatewayone.wire.js';
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const newId = (): string => randomBytes(16).toString('hex');
+
+export interface FakeGatewayOneOptions {
+  /** Where the fake itself is reachable (links in its widget script). */
+  baseUrl: string;
+  entityId: string;
+  accessToken: string;
+  webhookKey: string;
+  /** Where webhooks go (the app's `/gatewayone/webhook`); none are sent while unset. */
+  webhookUrl?: string;
+}
+
+/**
+ * An OPPWA-like gateway speaking the protocol of DESIGN §7 with in-memory state: the tests' loopback
+ * server and the `PROVIDERS=sandbox` mount use this same router.
+ */
+export class FakeGatewayOne extends FakeGateway {
+  /** Checkouts by id, with their payment once completed. */
+  readonly payments = new Map<string, FakeCheckout>();
+  readonly router: Router;
+
+  constructor(private readonly options: FakeGatewayOneOptions) {
+    super();
+    const router = this.newRouter();
+    router.post(
+      '/v1/checkouts',
+      this.gate,
+      handle((req, res) => this.createCheckout(req, res)),
+    );
+    router.get(
+      '/v1/checkouts/:id/payment',
+      this.gate,
+      handle((req, res) => this.checkoutPayment(req, res)),
+    );
+    router.get(
+      '/v1/query',
+      this.gate,
+      handle((req, res) => this.query(req, res)),
+    );
+    router.post(
+      '/v1/payments/:id',
+      this.gate,
+      handle((req, res) => this.refund(req, res)),
+    );
+    router.get('/v1/paymentWidgets.js', (req, res) => this.widget(req, res));
+    router.get('/pay/:id', (req, res) => this.payPage(req, res));
+    router.post(
+      '/pay/:id',
+      handle((req, res) => this.payDecision(req, res)),
+    );
+    this.router = router;
+  }
+
+  setWebhookUrl(url: string | undefined): void {
+    this.options.webhookUrl = url;
+  }
+
+  /** The checkout opened under our reference, if any (the newest). */
+  checkoutFor(merchantTransactionId: string): FakeCheckout | undefined {
+    return [...this.payments.values()].filter((c) => c.merchantTransactionId === merchantTransactionId).pop();
+  }
+
+  /** The shopper pays (or is declined, or sent to review): the checkout gets a payment and this result. */
+  complete(checkoutId: string, resultCode: string = SUCCESS_CODE): FakeCheckout {
+    const checkout = this.payments.get(checkoutId);
+    if (!checkout) throw new Error(`no checkout ${checkoutId}`);
+    if (classifyResultCode(checkout.resultCode) === 'succeeded')
+      throw new Error(`checkout ${checkoutId} is already paid`);
+    checkout.resultCode = resultCode;
+    checkout.paymentId = newId();
+    checkout.completedAt = new Date();
+    if (checkout.createRegistration && classifyResultCode(resultCode) === 'succeeded')
+      checkout.registrationId = newId();
+    return checkout;
+  }
+
+  /** The decrypted webhook body the gateway would send for a completed checkout. */
+  webhookEvent(checkoutId: string): Record<string, unknown> {
+    const checkout = this.payments.get(checkoutId);
+    if (!checkout?.paymentId) throw new Error(`checkout ${checkoutId} has no payment yet`);
+    return { type: 'PAYMENT', payload: paymentJson(checkout) };
+  }
+
+  /**
+   * Sends the checkout's payment event to the webhook URL, encrypted with the webhook key, and answers
+   * the receiver's status. `corrupt` changes one part after encryption; `key` encrypts with another key.
+   */
+  async deliverWebhook(
+    checkoutId: string,
+    options: { corrupt?: 'body' | 'iv' | 'tag'; key?: string; event?: Record<string, unknown> } = {},
+  ): Promise<number> {
+    const url = this.options.webhookUrl;
+    if (!url) throw new Error('the fake gatewayone has no webhook URL');
+    const sealed = encryptWebhook(
+      options.event ?? this.webhookEvent(checkoutId),
+      options.key ?? this.options.webhookKey,
+    );
+    const flip = (hex: string): string => `${hex.startsWith('0') ? '1' : '0'}${hex.slice(1)}`;
+    if (options.corrupt === 'body') sealed.encryptedBody = flip(sealed.encryptedBody);
+    if (options.corrupt === 'iv') sealed.ivHex = flip(sealed.ivHex);
+    if (options.corrupt === 'tag') sealed.tagHex = flip(sealed.tagHex);
+    return this.post(
+      url,
+      { 'X-Initialization-Vector': sealed.ivHex, 'X-Authentication-Tag': sealed.tagHex },
+      JSON.stringify({ encryptedBody: sealed.encryptedBody }),
+    );
+  }
+
+  /** Answers 401/403 and returns false unless the bearer token and entity are the configured ones. */
+  private authorised(req: Request, res: Response, entityId: unknown): boolean {
+    if (req.headers.authorization !== `Bearer ${this.options.accessToken}`) {
+      res.status(401).json({ result: result('800.900.300') });
+      return false;
+    }
+    if (entityId !== this.options.entityId) {
+      res.status(403).json({ result: result('800.900.100') });
+      return false;
+    }
+    return true;
+  }
+
+  private async createCheckout(req: Request, res: Response): Promise<void> {
+    const body = (req.body ?? {}) as Record<string, string | undefined>;
+    if (!this.authorised(req, res, body.entityId)) return;
+    const { problems, customParameters } = checkCheckoutForm(body);
+    if (problems.length) {
+      await this.reply(res, 400, {
+        result: {
+          ...result(INVALID_CODE),
+          parameterErrors: problems.map((name) => ({ name, value: body[name] })),
+        },
+      });
+      return;
+    }
+    const checkout: FakeCheckout = {
+      id: randomBytes(16).toString('hex').toUpperCase(),
+      amount: body.amount ?? '',
+      currency: body.currency ?? '',
+      merchantTransactionId: body.merchantTransactionId,
+      customParameters,
+      shopperResultUrl: body.shopperResultUrl,
+      createRegistration: body.createRegistration === 'true',
+      createdAt: new Date(),
+      resultCode: PENDING_CODE,
+      refunds: [],
+    };
+    this.payments.set(checkout.id, checkout);
+    await this.reply(res, 200, {
+      result: result('000.200.100'),
+      buildNumber: 'sandbox',
+      timestamp: stamp(),
+      ndc: checkout.id,
+      id: checkout.id,
+      ...(body.integrity === 'true'
+        ? { integrity: integrityOf(widgetScript(this.payUrl(checkout.id))) }
+        : {}),
+    });
+  }
+
+  private async checkoutPayment(req: Request, res: Response): Promise<void> {
+    if (!this.authorised(req, res, req.query.entityId)) return;
+    const checkout = this.payments.get(String(req.params.id));
+    if (!checkout) {
+      await this.reply(res, 404, {
+        result: { code: INVALID_CODE, description: 'No payment session found for the requested id' },
+      });
+      return;
+    }
+    if (!checkout.paymentId) {
+      await this.reply(res, 200, { result: result(PENDING_CODE), ndc: checkout.id, timestamp: stamp() });
+      return;
+    }
+    // Like the real gateway, a payment that did not succeed is answered with 400 and its result.
+    const outcome = classifyResultCode(checkout.resultCode);
+    await this.reply(res, outcome === 'failed' ? 400 : 200, paymentJson(checkout));
+  }
+
+  private async query(req: Request, res: Response): Promise<void> {
+    if (!this.authorised(req, res, req.query.entityId)) return;
+    const reference = text(req.query.merchantTransactionId);
+    // Unlike the real gateway (payments only), unpaid checkouts are listed too: a creation whose answer was
+    // lost can then be found by our reference.
+    const found = [...this.payments.values()].filter((c) => c.merchantTransactionId === reference);
+    if (!found.length) {
+      await this.reply(res, 200, { result: result(NOT_FOUND_CODE), payments: [] });
+      return;
+    }
+    await this.reply(res, 200, {
+      result: result('000.000.100'),
+      payments: found.map((c) => (c.paymentId ? paymentJson(c) : openCheckoutJson(c))),
+    });
+  }
+
+  private async refund(req: Request, res: Response): Promise<void> {
+    const body = (req.body ?? {}) as Record<string, string | undefined>;
+    if (!this.authorised(req, res, body.entityId)) return;
+    const checkout = [...this.payments.values()].find((c) => c.paymentId === req.params.id);
+    if (!checkout || body.paymentType !== 'RF') {
+      await this.reply(res, 400, { result: result(checkout ? INVALID_CODE : NOT_FOUND_CODE) });
+      return;
+    }
+    const refunded = checkout.refunds.reduce((sum, r) => sum + majorToMinor(r.amount, checkout.currency), 0);
+    const paid = majorToMinor(checkout.amount, checkout.currency);
+    let minor = -1;
+    try {
+      minor = majorToMinor(body.amount ?? '', checkout.currency);
+    } catch {
+      // refused below
+    }
+    const refundable =
+      classifyResultCode(checkout.resultCode) === 'succeeded' &&
+      body.currency === checkout.currency &&
+      minor > 0 &&
+      refunded + minor <= paid;
+    const code = refundable ? SUCCESS_CODE : '700.400.200';
+    const refund = { id: newId(), amount: body.amount ?? '', resultCode: code };
+    if (refundable) checkout.refunds.push(refund);
+    await this.reply(res, refundable ? 200 : 400, {
+      id: refund.id,
+      paymentType: 'RF',
+      referencedId: checkout.paymentId,
+      amount: refund.amount,
+      currency: body.currency,
+      result: result(code),
+      timestamp: stamp(),
+    });
+  }
+
+  private widget(req: Request, res: Response): void {
+    const checkoutId = text(req.query.checkoutId);
+    if (!this.payments.has(checkoutId)) {
+      res.status(404).type('text/javascript').send('/* unknown checkout */\n');
+      return;
+    }
+    // Loaded from the shop's own pages, on another origin.
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    res.type('text/javascript').send(widgetScript(this.payUrl(checkoutId)));
+  }
+
+  private payPage(req: Request, res: Response): void {
+    const checkout = this.payments.get(String(req.params.id));
+    if (!checkout) {
+      res.status(404).type('html').send(page('Unknown checkout', '<h1>Unknown checkout</h1>'));
+      return;
+    }
+    const action = `${req.baseUrl}/pay/${encodeURIComponent(checkout.id)}`;
+    res.type('html').send(payPageHtml(checkout, action));
+  }
+
+  private async payDecision(req: Request, res: Response): Promise<void> {
+    const checkout = this.payments.get(String(req.params.id));
+    if (!checkout || classifyResultCode(checkout.resultCode) === 'succeeded') {
+      res.status(409).type('html').send(page('Not payable', '<h1>This checkout cannot be paid</h1>'));
+      return;
+    }
+    const decision = (req.body as Record<string, unknown> | undefined)?.decision;
+    this.complete(checkout.id, decision === 'pay' ? SUCCESS_CODE : DECLINE_CODE);
+    // The webhook goes out before the shopper comes back, as with the real gateway (usually).
+    if (this.options.webhookUrl) await this.deliverWebhook(checkout.id).catch(() => 0);
+    if (checkout.shopperResultUrl) {
+      const back = new URL(checkout.shopperResultUrl);
+      back.searchParams.set('id', checkout.id);
+      back.searchParams.set('resourcePath', `/v1/checkouts/${checkout.id}/payment`);
+      res.redirect(303, back.toString());
+      return;
+    }
+    const text = decision === 'pay' ? 'Payment accepted.' : 'Payment declined.';
+    res.type('html').send(page('gatewayone sandbox payment', `<h1>${text}</h1>`));
+  }
+
+  private payUrl(checkoutId: string): string {
+    return `${this.options.baseUrl.replace(/\/+$/, '')}/pay/${encodeURIComponent(checkoutId)}`;
+  }
+}
