@@ -79,7 +79,6 @@ export function isCurrencyCode(value: unknown): value is string {
 
 // --- Currency-aware conversions at the gateway edge (minor units ↔ major-unit text) ---
 
-
 export class MoneyError extends Error {
   constructor(message: string) {
     super(message);
