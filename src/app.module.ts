@@ -13,6 +13,7 @@ import { DatabaseModule } from '#app/infra/database/database.module.js';
 import { JobsModule } from '#app/infra/jobs/jobs.module.js';
 import { LoggingModule } from '#app/infra/logging/logging.module.js';
 import { AuthModule } from '#app/modules/auth/auth.module.js';
+import { DiscountsModule } from '#app/modules/discounts/discounts.module.js';
 import { HealthModule } from '#app/modules/health/health.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
 import { SitesModule } from '#app/modules/sites/sites.module.js';
@@ -38,6 +39,7 @@ export class AppModule {
         MailModule,
         UsersModule,
         AuthModule,
+        DiscountsModule,
         HealthModule,
       ],
       providers: [

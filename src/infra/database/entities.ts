@@ -1,9 +1,26 @@
 import { OneTimeToken } from '#app/modules/auth/entities/one-time-token.entity.js';
 import { RefreshToken } from '#app/modules/auth/entities/refresh-token.entity.js';
+import { DiscountBrand } from '#app/modules/discounts/entities/discount-brand.entity.js';
+import { DiscountCodeTag } from '#app/modules/discounts/entities/discount-code-tag.entity.js';
+import { DiscountCode } from '#app/modules/discounts/entities/discount-code.entity.js';
+import { DiscountUniqueCode } from '#app/modules/discounts/entities/discount-unique-code.entity.js';
+import { Tag } from '#app/modules/discounts/entities/tag.entity.js';
 import { SiteConfig } from '#app/modules/sites/entities/site-config.entity.js';
 import { ActivityLog } from '#app/modules/users/entities/activity-log.entity.js';
 import { UserProfile } from '#app/modules/users/entities/user-profile.entity.js';
 import { User } from '#app/modules/users/entities/user.entity.js';
 
 /** Every entity, listed explicitly so the same list works compiled (tsc) and under jest (SWC). */
-export const ENTITIES = [SiteConfig, User, UserProfile, ActivityLog, RefreshToken, OneTimeToken];
+export const ENTITIES = [
+  SiteConfig,
+  User,
+  UserProfile,
+  ActivityLog,
+  RefreshToken,
+  OneTimeToken,
+  DiscountBrand,
+  Tag,
+  DiscountCode,
+  DiscountCodeTag,
+  DiscountUniqueCode,
+];
