@@ -13,11 +13,21 @@ async function main(): Promise<void> {
   if (!email || !password) {
     throw new Error('usage: ADMIN_PASSWORD=… npm run admin:create -- <email> [site_id]');
   }
-  const config = loadConfig({ ...process.env, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined, JOBS: 'off', LOG_LEVEL: 'warn' });
+  const config = loadConfig({
+    ...process.env,
+    ADMIN_EMAIL: undefined,
+    ADMIN_PASSWORD: undefined,
+    JOBS: 'off',
+    LOG_LEVEL: 'warn',
+  });
   const running = await createApplication(config);
   try {
-    const created = await running.app.get(AdminBootstrapService).createSuperadmin({ email, password, siteId });
-    process.stdout.write(created ? `superadmin ${email} created on site ${siteId}\n` : `${email} already exists on ${siteId}\n`);
+    const created = await running.app
+      .get(AdminBootstrapService)
+      .createSuperadmin({ email, password, siteId });
+    process.stdout.write(
+      created ? `superadmin ${email} created on site ${siteId}\n` : `${email} already exists on ${siteId}\n`,
+    );
   } finally {
     await running.close();
   }

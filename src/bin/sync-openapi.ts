@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   const config = loadConfig({ ...process.env, DATABASE_URL: undefined, LOG_LEVEL: 'silent', JOBS: 'off' });
   const { startEmbeddedPostgres } = await import('#app/infra/database/embedded-postgres.js');
   const scratch = await startEmbeddedPostgres(null);
-  const running = await createApplication({ ...config, databaseUrl: scratch.url } as typeof config);
+  const running = await createApplication({ ...config, databaseUrl: scratch.url });
   try {
     const file = join(process.cwd(), 'openapi.json');
     writeFileSync(file, stableJson(buildOpenApiDocument(running.app)));

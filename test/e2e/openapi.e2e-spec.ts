@@ -52,7 +52,10 @@ describe('the API documents itself', () => {
           if (Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
           routes++;
           const policy: unknown = Reflect.getMetadata(AUTH_POLICY, handler) ?? classPolicy;
-          if (!policy) undeclared.push(`${controller.name}.${name} (${String(Reflect.getMetadata(PATH_METADATA, handler))})`);
+          if (!policy)
+            undeclared.push(
+              `${controller.name}.${name} (${String(Reflect.getMetadata(PATH_METADATA, handler))})`,
+            );
         }
       }
     }
