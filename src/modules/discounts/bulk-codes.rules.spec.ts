@@ -8,7 +8,7 @@ import {
   fillUniqueCodes,
   fitsCodeSpace,
   maxCodesOfShape,
-} from './bulk-codes.rules';
+} from './bulk-codes.rules.js';
 
 describe('bulk code generation rules', () => {
   describe('the alphabets', () => {

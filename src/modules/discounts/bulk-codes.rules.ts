@@ -62,7 +62,8 @@ export interface CodeShape {
  */
 export function drawCodes(count: number, shape: CodeShape, random: RandomSource = randomBytes): string[] {
   const size = shape.alphabet.length;
-  if (BigInt(count) > codeSpaceSize(size, shape.length)) throw new RangeError('More codes than the shape holds.');
+  if (BigInt(count) > codeSpaceSize(size, shape.length))
+    throw new RangeError('More codes than the shape holds.');
   const accept = 256 - (256 % size);
   const codes = new Set<string>();
   let pool = random(0);

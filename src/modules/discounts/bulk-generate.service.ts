@@ -58,7 +58,8 @@ export class BulkGenerateService {
       const tags = await this.catalogue.requireTags(siteId, body.tag_ids ?? [], manager);
       await this.unique.lockSiteForGeneration(siteId, manager);
       const existing = await this.unique.countOfShape(siteId, prefix, prefix.length + shape.length, manager);
-      if (!fitsCodeSpace({ ...space, existing })) throw spaceTooSmall(alphanumeric, body.code_length, existing);
+      if (!fitsCodeSpace({ ...space, existing }))
+        throw spaceTooSmall(alphanumeric, body.code_length, existing);
       const row = await this.codes.insert(
         {
           ...columns,

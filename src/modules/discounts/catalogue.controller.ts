@@ -22,7 +22,10 @@ export class CatalogueController {
   @ApiOperation({ summary: 'Create a discount brand' })
   @ApiCreatedResponse({ type: DiscountBrandDto })
   @ApiErrors(400, { 404: 'The named site does not exist (UNKNOWN_SITE).', 409: 'Slug taken (SLUG_TAKEN).' })
-  createBrand(@CurrentSite() siteId: string, @Body() body: CreateDiscountBrandDto): Promise<DiscountBrandDto> {
+  createBrand(
+    @CurrentSite() siteId: string,
+    @Body() body: CreateDiscountBrandDto,
+  ): Promise<DiscountBrandDto> {
     return this.catalogue.createBrand(siteId, body);
   }
 

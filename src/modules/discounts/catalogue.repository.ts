@@ -31,7 +31,11 @@ export class CatalogueRepository {
       .returning('id')
       .execute();
     const id = (result.raw as Array<{ id: string }>)[0]?.id;
-    return id ? this.m(manager).getRepository(entity).findOneByOrFail({ id } as never) : null;
+    return id
+      ? this.m(manager)
+          .getRepository(entity)
+          .findOneByOrFail({ id } as never)
+      : null;
   }
 
   createBrand(brand: NewBrand, manager?: EntityManager): Promise<DiscountBrand | null> {
@@ -74,7 +78,9 @@ export class CatalogueRepository {
 
   findTagsOnSite(siteId: string, ids: string[], manager?: EntityManager): Promise<Tag[]> {
     if (!ids.length) return Promise.resolve([]);
-    return this.m(manager).getRepository(Tag).findBy({ site_id: siteId, id: In(ids) });
+    return this.m(manager)
+      .getRepository(Tag)
+      .findBy({ site_id: siteId, id: In(ids) });
   }
 
   findTagBySlug(siteId: string, slug: string): Promise<Tag | null> {

@@ -30,7 +30,8 @@ export function checkCursor(cursor: string | undefined): void {
 
 function slugFor(given: string | undefined, name: string): string {
   const slug = given ?? slugify(name);
-  if (!slug) throw AppException.validation([{ field: 'slug', message: 'cannot be made from name; give one' }]);
+  if (!slug)
+    throw AppException.validation([{ field: 'slug', message: 'cannot be made from name; give one' }]);
   return slug;
 }
 
@@ -77,7 +78,9 @@ export class CatalogueService {
     );
     const dtos = await this.views.present(codes, caller, false);
     const byBrand = new Map<string, DiscountCodeDto[]>();
-    dtos.forEach((dto) => byBrand.set(dto.discount_brand_id, [...(byBrand.get(dto.discount_brand_id) ?? []), dto]));
+    dtos.forEach((dto) =>
+      byBrand.set(dto.discount_brand_id, [...(byBrand.get(dto.discount_brand_id) ?? []), dto]),
+    );
     return brands.map((b) => toBrandDto(b, byBrand.get(b.id) ?? []));
   }
 

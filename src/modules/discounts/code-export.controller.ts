@@ -24,12 +24,18 @@ export class CodeExportController {
     description: 'The CSV file (attachment).',
     content: {
       'text/csv': {
-        schema: { type: 'string', example: 'code,claimed,claimed_by_user_id,claimed_at\r\nSAVE-7KQ2M9XA,false,,\r\n' },
+        schema: {
+          type: 'string',
+          example: 'code,claimed,claimed_by_user_id,claimed_at\r\nSAVE-7KQ2M9XA,false,,\r\n',
+        },
       },
     },
   })
   @ApiErrors(404, { 422: 'Not a bulk code (NOT_A_BULK_CODE).' })
-  async exportCodes(@CurrentSite() siteId: string, @Param('id', UuidParam) id: string): Promise<StreamableFile> {
+  async exportCodes(
+    @CurrentSite() siteId: string,
+    @Param('id', UuidParam) id: string,
+  ): Promise<StreamableFile> {
     const file = await this.exports.codesCsv(siteId, id);
     return new StreamableFile(Readable.from(file.lines), {
       type: 'text/csv; charset=utf-8',

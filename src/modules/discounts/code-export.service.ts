@@ -35,7 +35,9 @@ export class CodeExportService {
     for (;;) {
       const rows = await this.unique.page(codeId, after, PAGE);
       yield rows
-        .map((r) => csvLine([r.code, r.claimed_at !== null, r.claimed_by_user_id, r.claimed_at?.toISOString() ?? null]))
+        .map((r) =>
+          csvLine([r.code, r.claimed_at !== null, r.claimed_by_user_id, r.claimed_at?.toISOString() ?? null]),
+        )
         .join('');
       if (rows.length < PAGE) return;
       after = rows[rows.length - 1].code;

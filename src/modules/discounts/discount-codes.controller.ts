@@ -1,4 +1,16 @@
-import { Body, Controller, Delete, Get, HttpCode, HttpStatus, Param, Post, Put, Query, Res } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
 import {
   ApiCreatedResponse,
   ApiNoContentResponse,
@@ -22,8 +34,10 @@ import {
 } from './dto/discount-code-input.dto.js';
 import { BulkGenerateResultDto, DiscountCodeDto } from './dto/responses.dto.js';
 
-const UNKNOWN_REFS = 'Unknown brand or tag of the site (UNKNOWN_DISCOUNT_BRAND, UNKNOWN_TAG), or valid_from after valid_until (INVALID_VALIDITY_WINDOW).';
-const MASKING = '`code` is `null` (and `code_display` bullets) unless you are an admin of the site or claimed the code.';
+const UNKNOWN_REFS =
+  'Unknown brand or tag of the site (UNKNOWN_DISCOUNT_BRAND, UNKNOWN_TAG), or valid_from after valid_until (INVALID_VALIDITY_WINDOW).';
+const MASKING =
+  '`code` is `null` (and `code_display` bullets) unless you are an admin of the site or claimed the code.';
 
 @ApiTags('discounts')
 @Controller('discount-codes')

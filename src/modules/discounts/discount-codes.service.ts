@@ -80,7 +80,8 @@ export class DiscountCodesService {
   /** One code (endpoints `GET /discount-codes/{id}` and 9); inactive ones only for admins. */
   async get(caller: AuthUser | undefined, siteId: string | undefined, id: string): Promise<DiscountCodeDto> {
     const code = await this.codes.findLive(id, siteId);
-    if (!code || (!code.active && !isAdminOf(caller, code.site_id))) throw AppException.notFound('Discount code');
+    if (!code || (!code.active && !isAdminOf(caller, code.site_id)))
+      throw AppException.notFound('Discount code');
     return this.views.presentOne(code, caller);
   }
 

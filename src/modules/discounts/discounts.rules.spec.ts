@@ -8,7 +8,7 @@ import {
   isValidityWindowOrdered,
   presentCode,
   slugify,
-} from './discounts.rules';
+} from './discounts.rules.js';
 
 const NOW = new Date('2025-06-15T12:00:00Z');
 const valid: ValidityFacts = {
@@ -67,7 +67,10 @@ describe('what a viewer sees of the code', () => {
   });
 
   it('shows a single code to admins and to a user who claimed it', () => {
-    expect(presentCode(single, { ...stranger, isAdmin: true })).toEqual({ code: 'SUMMER20', code_display: 'SUMMER20' });
+    expect(presentCode(single, { ...stranger, isAdmin: true })).toEqual({
+      code: 'SUMMER20',
+      code_display: 'SUMMER20',
+    });
     expect(presentCode(single, { ...stranger, hasClaimed: true })).toEqual({
       code: 'SUMMER20',
       code_display: 'SUMMER20',

@@ -30,7 +30,7 @@ export function offerColumns(body: OfferFieldsDto): Partial<DiscountCode> {
     if (value === undefined || NOT_COLUMNS.has(key)) continue;
     columns[key] = DATE_FIELDS.has(key) && typeof value === 'string' ? new Date(value) : value;
   }
-  return columns as Partial<DiscountCode>;
+  return columns;
 }
 
 /** 400 for `null` sent to a field that always has a value. */

@@ -28,7 +28,12 @@ export class UniqueCodesRepository {
   }
 
   /** Codes on the site that share a shape (same prefix, same total length): they could collide. */
-  async countOfShape(siteId: string, prefix: string, totalLength: number, manager: EntityManager): Promise<number> {
+  async countOfShape(
+    siteId: string,
+    prefix: string,
+    totalLength: number,
+    manager: EntityManager,
+  ): Promise<number> {
     const rows: Array<{ n: string }> = await manager.query(
       `SELECT count(*) AS n FROM discount_unique_codes
         WHERE site_id = $1 AND length(code) = $2 AND starts_with(code, $3)`,
@@ -41,7 +46,12 @@ export class UniqueCodesRepository {
    * Inserts the batch in one statement and answers the codes that went in; a code the site already
    * has is skipped (ON CONFLICT DO NOTHING) for the caller to replace.
    */
-  async insertBatch(siteId: string, codeId: string, codes: string[], manager: EntityManager): Promise<string[]> {
+  async insertBatch(
+    siteId: string,
+    codeId: string,
+    codes: string[],
+    manager: EntityManager,
+  ): Promise<string[]> {
     const rows: Array<{ code: string }> = await manager.query(
       `INSERT INTO discount_unique_codes (site_id, discount_code_id, code)
        SELECT $1, $2, c FROM unnest($3::text[]) AS c
@@ -79,7 +89,12 @@ export class UniqueCodesRepository {
   }
 
   /** One page of a discount code's generated codes in code order, after `afterCode` (keyset). */
-  page(codeId: string, afterCode: string | null, limit: number, manager?: EntityManager): Promise<ExportRow[]> {
+  page(
+    codeId: string,
+    afterCode: string | null,
+    limit: number,
+    manager?: EntityManager,
+  ): Promise<ExportRow[]> {
     return this.m(manager).query(
       `SELECT code, claimed_by_user_id, claimed_at FROM discount_unique_codes
         WHERE discount_code_id = $1 AND ($2::text IS NULL OR code > $2)

@@ -60,9 +60,12 @@ export class BulkGenerateDto extends NewOfferFieldsDto {
   @Str({
     max: 32,
     example: 'SAVE-',
-    description: 'Text every code starts with: letters, digits, `-` and `_`, starting with a letter or digit.',
+    description:
+      'Text every code starts with: letters, digits, `-` and `_`, starting with a letter or digit.',
   })
-  @Matches(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, { message: 'must be letters, digits, - and _, starting with a letter or digit' })
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, {
+    message: 'must be letters, digits, - and _, starting with a letter or digit',
+  })
   prefix?: string;
 
   @Bool({ description: 'Default true.' }) active?: boolean;

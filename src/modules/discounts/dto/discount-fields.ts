@@ -28,7 +28,9 @@ export function DateTime(o: { description?: string; example?: string } = {}): Pr
 export function QueryBool(o: { description?: string } = {}): PropertyDecorator {
   return applyDecorators(
     IsOptional(),
-    Transform(({ value }: { value: unknown }) => (value === 'true' ? true : value === 'false' ? false : value)),
+    Transform(({ value }: { value: unknown }) =>
+      value === 'true' ? true : value === 'false' ? false : value,
+    ),
     IsBoolean({ message: 'must be true or false' }),
     ApiProperty({ type: Boolean, required: false, description: o.description }),
   );

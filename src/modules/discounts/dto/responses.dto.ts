@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Prop } from '#app/common/validation/fields.js';
 
 /** Response shapes of the catalogue. Brand and code refer to each other, so they share this file. */
@@ -32,8 +33,9 @@ export class DiscountBrandDto {
   @Prop(String, { format: 'date-time' }) updated_at!: string;
   @Prop(Boolean) archived!: boolean;
   @Prop(Boolean) draft!: boolean;
-  @Prop(() => DiscountCodeDto, {
-    isArray: true,
+  // The two resources nest each other: a lazy type (named `type`, as Swagger needs) breaks the cycle.
+  @ApiProperty({
+    type: () => [DiscountCodeDto],
     nullable: true,
     description:
       'The brand’s codes the caller may see, each with `discount_brand: null` (this brand). ' +
@@ -91,7 +93,8 @@ export class DiscountCodeDto {
   @Prop(String, { nullable: true }) thumbnail!: string | null;
   @Prop(String, { nullable: true }) third_party_id!: string | null;
   @Prop(String) discount_brand_id!: string;
-  @Prop(() => DiscountBrandDto, {
+  @ApiProperty({
+    type: () => DiscountBrandDto,
     nullable: true,
     description: 'The brand, with `discount_codes: null`; `null` where the code is nested in its brand.',
   })
