@@ -11,9 +11,9 @@ export const DIGIT_ALPHABET = '0123456789';
 
 /**
  * A request may fill at most 1 % of the codes of its shape (prefix, alphabet, length), counting the
- * codes of that shape the site already has. At that share a fresh random code collides with an
- * existing one at most 1 time in 100, so the retry rounds converge at once and a guessed code is
- * right at most 1 time in 100.
+ * codes the site already generated with that prefix and length. At that share a fresh random code
+ * collides with an existing one at most 1 time in 100, so the retry rounds converge at once, and a
+ * guessed code is right at most 1 time in 100.
  */
 export const MAX_SPACE_SHARE_DIVISOR = 100n;
 
@@ -33,7 +33,7 @@ export interface SpaceCheck {
   alphanumeric: boolean;
   codeLength: number;
   count: number;
-  /** Codes of the same shape the site already holds. */
+  /** Codes the site already generated with the same prefix and length. */
   existing: number;
 }
 

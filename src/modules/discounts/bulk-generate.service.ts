@@ -57,7 +57,7 @@ export class BulkGenerateService {
       await this.catalogue.requireBrand(siteId, body.discount_brand_id, manager);
       const tags = await this.catalogue.requireTags(siteId, body.tag_ids ?? [], manager);
       await this.unique.lockSiteForGeneration(siteId, manager);
-      const existing = await this.unique.countOfShape(siteId, prefix, prefix.length + shape.length, manager);
+      const existing = await this.codes.generatedOfShape(siteId, prefix, shape.length, manager);
       if (!fitsCodeSpace({ ...space, existing }))
         throw spaceTooSmall(alphanumeric, body.code_length, existing);
       const row = await this.codes.insert(
@@ -69,6 +69,7 @@ export class BulkGenerateService {
           is_bulk_code: true,
           alphanumeric,
           prefix,
+          generated_count: count,
           code_pattern: bulkCodePattern(prefix, shape.length),
         } as DiscountCode,
         manager,

@@ -69,7 +69,7 @@ export class DiscountCodesController {
     description:
       'Codes are `prefix` plus `code_length` crypto-random characters: A–Z and 2–9 without O, I, 0 and 1 ' +
       '(`alphanumeric`, the default), or digits. Unique per site. A request may fill at most 1% of the codes ' +
-      'of its prefix and length, counting those the site already has (else 422 CODE_SPACE_TOO_SMALL). ' +
+      'of its prefix and length, counting those the site already generated (else 422 CODE_SPACE_TOO_SMALL). ' +
       'Export them with `GET /admin/discount-codes/{id}/codes.csv`.',
   })
   @ApiCreatedResponse({ type: BulkGenerateResultDto })

@@ -43,6 +43,24 @@ export class DiscountCodesRepository {
     if (Object.keys(changes).length) await manager.getRepository(DiscountCode).update({ id }, changes);
   }
 
+  /**
+   * How many generated codes of one shape (prefix and length) the site holds, deleted offers included:
+   * their codes stay in the table. A sum over the site's bulk codes, not a scan of their codes.
+   */
+  async generatedOfShape(
+    siteId: string,
+    prefix: string,
+    codeLength: number,
+    manager: EntityManager,
+  ): Promise<number> {
+    const rows: Array<{ n: string }> = await manager.query(
+      `SELECT COALESCE(SUM(generated_count), 0) AS n FROM discount_codes
+        WHERE site_id = $1 AND is_bulk_code AND prefix = $2 AND code_length = $3`,
+      [siteId, prefix, codeLength],
+    );
+    return Number(rows[0].n);
+  }
+
   /** Soft delete: the row (and its generated codes and claims) stays for the records. */
   async softDelete(id: string, manager?: EntityManager): Promise<void> {
     await this.m(manager).getRepository(DiscountCode).update({ id }, { deleted_at: new Date() });

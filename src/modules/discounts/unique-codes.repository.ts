@@ -27,21 +27,6 @@ export class UniqueCodesRepository {
     ]);
   }
 
-  /** Codes on the site that share a shape (same prefix, same total length): they could collide. */
-  async countOfShape(
-    siteId: string,
-    prefix: string,
-    totalLength: number,
-    manager: EntityManager,
-  ): Promise<number> {
-    const rows: Array<{ n: string }> = await manager.query(
-      `SELECT count(*) AS n FROM discount_unique_codes
-        WHERE site_id = $1 AND length(code) = $2 AND starts_with(code, $3)`,
-      [siteId, totalLength, prefix],
-    );
-    return Number(rows[0].n);
-  }
-
   /**
    * Inserts the batch in one statement and answers the codes that went in; a code the site already
    * has is skipped (ON CONFLICT DO NOTHING) for the caller to replace.

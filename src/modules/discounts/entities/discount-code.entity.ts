@@ -11,6 +11,7 @@ import { DiscountBrand } from './discount-brand.entity.js';
 @Index('ix_discount_codes_site_created', ['site_id', 'created_at', 'id'])
 @Index('ix_discount_codes_brand', ['discount_brand_id'])
 @Index('ix_discount_codes_third_party', ['site_id', 'third_party_id'])
+@Index('ix_discount_codes_bulk_shape', ['site_id', 'prefix', 'code_length'], { where: 'is_bulk_code' })
 export class DiscountCode extends TimestampedEntity {
   @Column({ type: 'varchar', length: 64 }) site_id!: string;
   @Column({ type: 'uuid' }) discount_brand_id!: string;
@@ -32,6 +33,8 @@ export class DiscountCode extends TimestampedEntity {
   @Column({ type: 'boolean', default: true }) alphanumeric!: boolean;
   @Column({ type: 'boolean', default: false }) is_bulk_code!: boolean;
   @Column({ type: 'boolean', default: false }) allow_multiple_claims!: boolean;
+  /** Bulk codes: how many unique codes were generated (they never go away: claims only mark them). */
+  @Column({ type: 'integer', nullable: true }) generated_count!: number | null;
 
   @Column({ type: 'integer', default: 0 }) current_uses!: number;
   @Column({ type: 'integer', nullable: true }) max_uses!: number | null;

@@ -1,7 +1,7 @@
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
-export class DiscountCatalogue1795310410606 implements MigrationInterface {
-  name = 'DiscountCatalogue1795310410606';
+export class DiscountCatalogue1795311658932 implements MigrationInterface {
+  name = 'DiscountCatalogue1795311658932';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
@@ -51,6 +51,7 @@ export class DiscountCatalogue1795310410606 implements MigrationInterface {
                 "alphanumeric" boolean NOT NULL DEFAULT true,
                 "is_bulk_code" boolean NOT NULL DEFAULT false,
                 "allow_multiple_claims" boolean NOT NULL DEFAULT false,
+                "generated_count" integer,
                 "current_uses" integer NOT NULL DEFAULT '0',
                 "max_uses" integer,
                 "points_required" integer NOT NULL,
@@ -66,6 +67,10 @@ export class DiscountCatalogue1795310410606 implements MigrationInterface {
                 "deleted_at" TIMESTAMP WITH TIME ZONE,
                 CONSTRAINT "PK_c0170a28d937472e9ce50fdce17" PRIMARY KEY ("id")
             )
+        `);
+    await queryRunner.query(`
+            CREATE INDEX "ix_discount_codes_bulk_shape" ON "discount_codes" ("site_id", "prefix", "code_length")
+            WHERE is_bulk_code
         `);
     await queryRunner.query(`
             CREATE INDEX "ix_discount_codes_third_party" ON "discount_codes" ("site_id", "third_party_id")
@@ -208,6 +213,9 @@ export class DiscountCatalogue1795310410606 implements MigrationInterface {
         `);
     await queryRunner.query(`
             DROP INDEX "public"."ix_discount_codes_third_party"
+        `);
+    await queryRunner.query(`
+            DROP INDEX "public"."ix_discount_codes_bulk_shape"
         `);
     await queryRunner.query(`
             DROP TABLE "discount_codes"
