@@ -16,12 +16,12 @@ export class CatalogueRepository {
     return manager ?? this.db.manager;
   }
 
-  /** Inserts unless the slug is taken on the site (then null): one statement, safe under concurrency. */
+  /** Inserts unless the slug is taken on the site; answers the new id, or null when it was taken. */
   private async insertUnlessSlugTaken<T extends ObjectLiteral>(
     entity: new () => T,
     row: Partial<T>,
     manager?: EntityManager,
-  ): Promise<T | null> {
+  ): Promise<string | null> {
     const result = await this.m(manager)
       .createQueryBuilder()
       .insert()
@@ -30,20 +30,18 @@ export class CatalogueRepository {
       .orIgnore()
       .returning('id')
       .execute();
-    const id = (result.raw as Array<{ id: string }>)[0]?.id;
-    return id
-      ? this.m(manager)
-          .getRepository(entity)
-          .findOneByOrFail({ id } as never)
-      : null;
+    return (result.raw as Array<{ id: string }>)[0]?.id ?? null;
   }
 
-  createBrand(brand: NewBrand, manager?: EntityManager): Promise<DiscountBrand | null> {
-    return this.insertUnlessSlugTaken(DiscountBrand, brand, manager);
+  /** One statement (ON CONFLICT DO NOTHING), so two concurrent requests cannot both take a slug. */
+  async createBrand(brand: NewBrand, manager?: EntityManager): Promise<DiscountBrand | null> {
+    const id = await this.insertUnlessSlugTaken(DiscountBrand, brand, manager);
+    return id ? this.m(manager).getRepository(DiscountBrand).findOneByOrFail({ id }) : null;
   }
 
-  createTag(tag: NewTag, manager?: EntityManager): Promise<Tag | null> {
-    return this.insertUnlessSlugTaken(Tag, tag, manager);
+  async createTag(tag: NewTag, manager?: EntityManager): Promise<Tag | null> {
+    const id = await this.insertUnlessSlugTaken(Tag, tag, manager);
+    return id ? this.m(manager).getRepository(Tag).findOneByOrFail({ id }) : null;
   }
 
   findBrand(siteId: string, id: string, manager?: EntityManager): Promise<DiscountBrand | null> {
@@ -59,16 +57,15 @@ export class CatalogueRepository {
     return this.db.getRepository(DiscountBrand).findBy({ id: In(ids) });
   }
 
-  /** A page of a site's brands by name; `publicOnly` leaves out drafts and archived ones. */
-  listBrands(siteId: string, publicOnly: boolean, limit: number, cursor?: string): Promise<DiscountBrand[]> {
+  /** A page of a site's published brands (not draft, not archived) by name. */
+  listPublishedBrands(siteId: string, limit: number, cursor?: string): Promise<DiscountBrand[]> {
     const qb = this.db
       .getRepository(DiscountBrand)
       .createQueryBuilder('b')
-      .where('b.site_id = :siteId', { siteId })
+      .where('b.site_id = :siteId AND b.draft = false AND b.archived = false', { siteId })
       .orderBy('b.name', 'ASC')
       .addOrderBy('b.id', 'ASC')
       .take(limit);
-    if (publicOnly) qb.andWhere('b.draft = false AND b.archived = false');
     if (cursor)
       qb.andWhere('(b.name, b.id) > (SELECT x.name, x.id FROM discount_brands x WHERE x.id = :cursor)', {
         cursor,
@@ -87,16 +84,15 @@ export class CatalogueRepository {
     return this.db.getRepository(Tag).findOneBy({ site_id: siteId, slug });
   }
 
-  /** A page of a site's tags by name; `activeOnly` leaves out inactive ones. */
-  listTags(siteId: string, activeOnly: boolean, limit: number, cursor?: string): Promise<Tag[]> {
+  /** A page of a site's active tags by name. */
+  listActiveTags(siteId: string, limit: number, cursor?: string): Promise<Tag[]> {
     const qb = this.db
       .getRepository(Tag)
       .createQueryBuilder('t')
-      .where('t.site_id = :siteId', { siteId })
+      .where('t.site_id = :siteId AND t.active = true', { siteId })
       .orderBy('t.name', 'ASC')
       .addOrderBy('t.id', 'ASC')
       .take(limit);
-    if (activeOnly) qb.andWhere('t.active = true');
     if (cursor)
       qb.andWhere('(t.name, t.id) > (SELECT x.name, x.id FROM tags x WHERE x.id = :cursor)', { cursor });
     return qb.getMany();

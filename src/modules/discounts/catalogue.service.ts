@@ -71,7 +71,7 @@ export class CatalogueService {
   ): Promise<DiscountBrandDto[]> {
     const site = requireListSite(siteId);
     checkCursor(cursor);
-    const brands = await this.catalogue.listBrands(site, true, limit, cursor);
+    const brands = await this.catalogue.listPublishedBrands(site, limit, cursor);
     const codes = await this.codes.findByBrands(
       brands.map((b) => b.id),
       true,
@@ -97,7 +97,7 @@ export class CatalogueService {
   async listTags(siteId: string | undefined, limit: number, cursor?: string): Promise<TagDto[]> {
     const site = requireListSite(siteId);
     checkCursor(cursor);
-    return (await this.catalogue.listTags(site, true, limit, cursor)).map(toTagDto);
+    return (await this.catalogue.listActiveTags(site, limit, cursor)).map(toTagDto);
   }
 
   /** The brand a code names must be one of the same site (422 otherwise: the body names it). */

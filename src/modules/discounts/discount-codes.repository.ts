@@ -61,9 +61,12 @@ export class DiscountCodesRepository {
     return Number(rows[0].n);
   }
 
-  /** Soft delete: the row (and its generated codes and claims) stays for the records. */
-  async softDelete(id: string, manager?: EntityManager): Promise<void> {
-    await this.m(manager).getRepository(DiscountCode).update({ id }, { deleted_at: new Date() });
+  /** Soft delete (the row, its generated codes and claims stay for the records); false when not live. */
+  async softDelete(id: string, siteId: string): Promise<boolean> {
+    const result = await this.db
+      .getRepository(DiscountCode)
+      .update({ id, site_id: siteId, deleted_at: IsNull() }, { deleted_at: new Date() });
+    return (result.affected ?? 0) > 0;
   }
 
   /** Replaces the code's tags with `tagIds`. */

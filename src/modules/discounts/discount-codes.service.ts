@@ -122,8 +122,6 @@ export class DiscountCodesService {
 
   /** Soft delete: gone from every read; generated codes and (later) claims stay for the records. */
   async remove(siteId: string, id: string): Promise<void> {
-    const code = await this.codes.findLive(id, siteId);
-    if (!code) throw AppException.notFound('Discount code');
-    await this.codes.softDelete(code.id);
+    if (!(await this.codes.softDelete(id, siteId))) throw AppException.notFound('Discount code');
   }
 }
