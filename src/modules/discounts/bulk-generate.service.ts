@@ -72,10 +72,6 @@ export class BulkGenerateService {
           generated_count: count,
           code_pattern: bulkCodePattern(prefix, shape.length),
         } as DiscountCode,
-        manager,
-      );
-      await this.codes.setTags(
-        row.id,
         tags.map((t) => t.id),
         manager,
       );

@@ -28,9 +28,12 @@ export class DiscountCodesRepository {
     return manager ?? this.db.manager;
   }
 
-  async insert(code: NewDiscountCode, manager: EntityManager): Promise<DiscountCode> {
+  /** A new code and its tag links. */
+  async insert(code: NewDiscountCode, tagIds: string[], manager: EntityManager): Promise<DiscountCode> {
     const repo = manager.getRepository(DiscountCode);
-    return repo.save(repo.create(code));
+    const row = await repo.save(repo.create(code));
+    await this.setTags(row.id, tagIds, manager);
+    return row;
   }
 
   findLive(id: string, siteId?: string, manager?: EntityManager): Promise<DiscountCode | null> {

@@ -35,7 +35,7 @@ export class DiscountCodesService {
     const code = await this.tx.run(async (manager) => {
       await this.catalogue.requireBrand(siteId, body.discount_brand_id, manager);
       const tags = await this.catalogue.requireTags(siteId, body.tag_ids ?? [], manager);
-      const row = await this.codes.insert(
+      return this.codes.insert(
         {
           ...columns,
           site_id: siteId,
@@ -43,14 +43,9 @@ export class DiscountCodesService {
           code_length: body.code_length ?? body.code.length,
           alphanumeric: body.alphanumeric ?? !/^\d+$/.test(body.code),
         } as DiscountCode,
-        manager,
-      );
-      await this.codes.setTags(
-        row.id,
         tags.map((t) => t.id),
         manager,
       );
-      return row;
     });
     return this.views.presentOne(code, caller);
   }
