@@ -14,6 +14,7 @@ import { JobsModule } from '#app/infra/jobs/jobs.module.js';
 import { LoggingModule } from '#app/infra/logging/logging.module.js';
 import { SandboxModule } from '#app/infra/providers/sandbox/sandbox.module.js';
 import { AuthModule } from '#app/modules/auth/auth.module.js';
+import { DiscountsModule } from '#app/modules/discounts/discounts.module.js';
 import { HealthModule } from '#app/modules/health/health.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
 import { RafflesModule } from '#app/modules/raffles/raffles.module.js';
@@ -41,6 +42,7 @@ export class AppModule {
         MailModule,
         UsersModule,
         AuthModule,
+        DiscountsModule,
         HealthModule,
         SubscriptionsModule,
         RafflesModule,

@@ -2,6 +2,11 @@ import { SecretsKeyCheck } from '#app/infra/crypto/secrets-key-check.entity.js';
 import { OneTimeToken } from '#app/modules/auth/entities/one-time-token.entity.js';
 import { RefreshToken } from '#app/modules/auth/entities/refresh-token.entity.js';
 import { Raffle } from '#app/modules/raffles/entities/raffle.entity.js';
+import { DiscountBrand } from '#app/modules/discounts/entities/discount-brand.entity.js';
+import { DiscountCodeTag } from '#app/modules/discounts/entities/discount-code-tag.entity.js';
+import { DiscountCode } from '#app/modules/discounts/entities/discount-code.entity.js';
+import { DiscountUniqueCode } from '#app/modules/discounts/entities/discount-unique-code.entity.js';
+import { Tag } from '#app/modules/discounts/entities/tag.entity.js';
 import { SiteConfig } from '#app/modules/sites/entities/site-config.entity.js';
 import { SubscriptionTier } from '#app/modules/subscriptions/entities/subscription-tier.entity.js';
 import { ActivityLog } from '#app/modules/users/entities/activity-log.entity.js';
@@ -19,4 +24,9 @@ export const ENTITIES = [
   SecretsKeyCheck,
   SubscriptionTier,
   Raffle,
+  DiscountBrand,
+  Tag,
+  DiscountCode,
+  DiscountCodeTag,
+  DiscountUniqueCode,
 ];

@@ -1,10 +1,12 @@
 import { Initial1795309629902 } from './1795309629902-Initial.js';
 import { SiteSettingsAndSecretsKeyCheck1795310210010 } from './1795310210010-SiteSettingsAndSecretsKeyCheck.js';
 import { SubscriptionTiersAndRaffles1795310459269 } from './1795310459269-SubscriptionTiersAndRaffles.js';
+import { DiscountCatalogue1795311658932 } from './1795311658932-DiscountCatalogue.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
   Initial1795309629902,
   SiteSettingsAndSecretsKeyCheck1795310210010,
   SubscriptionTiersAndRaffles1795310459269,
+  DiscountCatalogue1795311658932,
 ];

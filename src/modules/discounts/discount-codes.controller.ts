@@ -1,0 +1,164 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  HttpStatus,
+  Param,
+  Post,
+  Put,
+  Query,
+  Res,
+} from '@nestjs/common';
+import {
+  ApiCreatedResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { AuthUser } from '#app/common/auth/auth-user.js';
+import { Auth, CurrentSite, CurrentUser, OptionalAuth } from '#app/common/auth/auth.decorators.js';
+import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { setNextCursor } from '#app/common/pagination/pagination.js';
+import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
+import { BulkGenerateService } from './bulk-generate.service.js';
+import { DiscountCodesService } from './discount-codes.service.js';
+import {
+  BulkGenerateDto,
+  CreateDiscountCodeDto,
+  ListDiscountCodesQueryDto,
+  UpdateDiscountCodeDto,
+} from './dto/discount-code-input.dto.js';
+import { BulkGenerateResultDto, DiscountCodeDto } from './dto/responses.dto.js';
+
+const UNKNOWN_REFS =
+  'Unknown brand or tag of the site (UNKNOWN_DISCOUNT_BRAND, UNKNOWN_TAG), or valid_from after valid_until (INVALID_VALIDITY_WINDOW).';
+const MASKING =
+  '`code` is `null` (and `code_display` bullets) unless you are an admin of the site or claimed the code.';
+
+@ApiTags('discounts')
+@Controller('discount-codes')
+export class DiscountCodesController {
+  constructor(
+    private readonly codes: DiscountCodesService,
+    private readonly bulk: BulkGenerateService,
+  ) {}
+
+  @Post()
+  @HttpCode(HttpStatus.CREATED)
+  @Auth('admin')
+  @ApiOperation({ summary: 'Create a discount code (endpoint 7)' })
+  @ApiCreatedResponse({ type: DiscountCodeDto })
+  @ApiErrors(400, { 422: `${UNKNOWN_REFS} Bulk codes: use bulk-generate (USE_BULK_GENERATE).` })
+  create(
+    @CurrentUser() caller: AuthUser,
+    @CurrentSite() siteId: string,
+    @Body() body: CreateDiscountCodeDto,
+  ): Promise<DiscountCodeDto> {
+    return this.codes.create(caller, siteId, body);
+  }
+
+  @Post('bulk-generate')
+  @HttpCode(HttpStatus.CREATED)
+  @Auth('admin')
+  @ApiOperation({
+    summary: 'Create a bulk discount code with `count` unique codes (endpoint 8)',
+    description:
+      'Codes are `prefix` plus `code_length` crypto-random characters: A–Z and 2–9 without O, I, 0 and 1 ' +
+      '(`alphanumeric`, the default), or digits. Unique per site. A request may fill at most 1% of the codes ' +
+      'of its prefix and length, counting those the site already generated (else 422 CODE_SPACE_TOO_SMALL). ' +
+      'Export them with `GET /admin/discount-codes/{id}/codes.csv`.',
+  })
+  @ApiCreatedResponse({ type: BulkGenerateResultDto })
+  @ApiErrors(400, { 422: `${UNKNOWN_REFS} Code space too small (CODE_SPACE_TOO_SMALL).` })
+  bulkGenerate(
+    @CurrentUser() caller: AuthUser,
+    @CurrentSite() siteId: string,
+    @Body() body: BulkGenerateDto,
+  ): Promise<BulkGenerateResultDto> {
+    return this.bulk.generate(caller, siteId, body);
+  }
+
+  @Get()
+  @OptionalAuth()
+  @ApiOperation({
+    summary: 'Discount codes of a site, newest first',
+    description:
+      `Filters: \`tag\` and \`brand\` (slug or id), \`featured\`. Active codes only, except for admins. ${MASKING} ` +
+      'Paged: `limit`, `cursor`; next page in `X-Next-Cursor`.',
+  })
+  @ApiOkResponse({ type: [DiscountCodeDto] })
+  @ApiErrors(400)
+  async list(
+    @CurrentUser() caller: AuthUser | undefined,
+    @CurrentSite() siteId: string | undefined,
+    @Query() query: ListDiscountCodesQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<DiscountCodeDto[]> {
+    const rows = await this.codes.list(caller, siteId, query);
+    setNextCursor(res, rows, query.limit);
+    return rows;
+  }
+
+  @Get(':id')
+  @OptionalAuth()
+  @ApiOperation({ summary: 'One discount code', description: MASKING })
+  @ApiOkResponse({ type: DiscountCodeDto })
+  @ApiErrors(404)
+  get(
+    @CurrentUser() caller: AuthUser | undefined,
+    @CurrentSite() siteId: string | undefined,
+    @Param('id', UuidParam) id: string,
+  ): Promise<DiscountCodeDto> {
+    return this.codes.get(caller, siteId, id);
+  }
+
+  @Get(':id/with-claims')
+  @Auth('user')
+  @ApiOperation({
+    summary: 'One discount code with the current user’s claims (endpoint 9)',
+    description: `\`claimed_codes\`: the codes you claimed; \`has_claimed_code\`: whether you claimed it. ${MASKING}`,
+  })
+  @ApiOkResponse({ type: DiscountCodeDto })
+  @ApiErrors(404)
+  getWithClaims(
+    @CurrentUser() caller: AuthUser,
+    @CurrentSite() siteId: string,
+    @Param('id', UuidParam) id: string,
+  ): Promise<DiscountCodeDto> {
+    return this.codes.get(caller, siteId, id);
+  }
+
+  @Put(':id')
+  @Auth('admin')
+  @ApiOperation({
+    summary: 'Update a discount code',
+    description: 'Only the fields sent change; `null` clears an optional field; `tag_ids` replaces the tags.',
+  })
+  @ApiOkResponse({ type: DiscountCodeDto })
+  @ApiErrors(400, 404, { 422: `${UNKNOWN_REFS} Text of a bulk code (NOT_FOR_BULK_CODES).` })
+  update(
+    @CurrentUser() caller: AuthUser,
+    @CurrentSite() siteId: string,
+    @Param('id', UuidParam) id: string,
+    @Body() body: UpdateDiscountCodeDto,
+  ): Promise<DiscountCodeDto> {
+    return this.codes.update(caller, siteId, id, body);
+  }
+
+  @Delete(':id')
+  @HttpCode(HttpStatus.NO_CONTENT)
+  @Auth('admin')
+  @ApiOperation({
+    summary: 'Delete a discount code',
+    description: 'Soft: it disappears from every read; its generated codes and claims stay on record.',
+  })
+  @ApiNoContentResponse({ description: 'Deleted.' })
+  @ApiErrors(404)
+  remove(@CurrentSite() siteId: string, @Param('id', UuidParam) id: string): Promise<void> {
+    return this.codes.remove(siteId, id);
+  }
+}

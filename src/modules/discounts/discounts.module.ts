@@ -1,0 +1,31 @@
+import { Module } from '@nestjs/common';
+import { SitesModule } from '#app/modules/sites/sites.module.js';
+import { BulkGenerateService } from './bulk-generate.service.js';
+import { CatalogueController } from './catalogue.controller.js';
+import { CatalogueRepository } from './catalogue.repository.js';
+import { CatalogueService } from './catalogue.service.js';
+import { CodeExportController } from './code-export.controller.js';
+import { CodeExportService } from './code-export.service.js';
+import { DiscountCodeViews } from './discount-code-views.js';
+import { DiscountCodesController } from './discount-codes.controller.js';
+import { DiscountCodesRepository } from './discount-codes.repository.js';
+import { DiscountCodesService } from './discount-codes.service.js';
+import { UniqueCodesRepository } from './unique-codes.repository.js';
+
+/** The discount catalogue: brands, tags, single and bulk codes (DESIGN §6). Claims come later. */
+@Module({
+  imports: [SitesModule],
+  controllers: [CatalogueController, DiscountCodesController, CodeExportController],
+  providers: [
+    CatalogueRepository,
+    DiscountCodesRepository,
+    UniqueCodesRepository,
+    DiscountCodeViews,
+    CatalogueService,
+    DiscountCodesService,
+    BulkGenerateService,
+    CodeExportService,
+  ],
+  exports: [DiscountCodesService, BulkGenerateService, CatalogueService],
+})
+export class DiscountsModule {}

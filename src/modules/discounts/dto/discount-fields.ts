@@ -1,0 +1,37 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+
+/** Largest value an `integer` column holds: a storage bound, not a business limit. */
+export const INT4_MAX = 2_147_483_647;
+
+/** An optional ISO 8601 date-time string (`2025-06-01T00:00:00Z`); `null` clears it on update. */
+export function DateTime(o: { description?: string; example?: string } = {}): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    IsString(),
+    MaxLength(40),
+    IsISO8601({ strict: true, strictSeparator: true }, { message: 'must be an ISO 8601 date-time' }),
+    ApiProperty({
+      type: String,
+      format: 'date-time',
+      required: false,
+      nullable: true,
+      description: o.description,
+      example: o.example ?? '2025-06-01T00:00:00Z',
+    }),
+  );
+}
+
+/** An optional boolean in a query string: only `true` and `false` are accepted. */
+export function QueryBool(o: { description?: string } = {}): PropertyDecorator {
+  return applyDecorators(
+    IsOptional(),
+    Transform(({ value }: { value: unknown }) =>
+      value === 'true' ? true : value === 'false' ? false : value,
+    ),
+    IsBoolean({ message: 'must be true or false' }),
+    ApiProperty({ type: Boolean, required: false, description: o.description }),
+  );
+}
