@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { JwtAuthGuard } from '#app/common/auth/jwt-auth.guard.js';
 import { RolesGuard } from '#app/common/auth/roles.guard.js';
 import { SiteScopeGuard } from '#app/common/auth/site-scope.guard.js';
+import { IdempotencyModule } from '#app/common/idempotency/idempotency.module.js';
 import { ProblemDetailsFilter } from '#app/common/errors/problem-details.filter.js';
 import { RateLimitGuard } from '#app/common/rate-limit/rate-limit.guard.js';
 import { RateLimitModule } from '#app/common/rate-limit/rate-limit.module.js';
@@ -39,6 +40,7 @@ export class AppModule {
         UsersModule,
         AuthModule,
         HealthModule,
+        IdempotencyModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -1,3 +1,4 @@
+import { IdempotencyKey } from '#app/common/idempotency/idempotency-key.entity.js';
 import { OneTimeToken } from '#app/modules/auth/entities/one-time-token.entity.js';
 import { RefreshToken } from '#app/modules/auth/entities/refresh-token.entity.js';
 import { SiteConfig } from '#app/modules/sites/entities/site-config.entity.js';
@@ -6,4 +7,12 @@ import { UserProfile } from '#app/modules/users/entities/user-profile.entity.js'
 import { User } from '#app/modules/users/entities/user.entity.js';
 
 /** Every entity, listed explicitly so the same list works compiled (tsc) and under jest (SWC). */
-export const ENTITIES = [SiteConfig, User, UserProfile, ActivityLog, RefreshToken, OneTimeToken];
+export const ENTITIES = [
+  SiteConfig,
+  User,
+  UserProfile,
+  ActivityLog,
+  RefreshToken,
+  OneTimeToken,
+  IdempotencyKey,
+];
