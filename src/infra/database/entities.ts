@@ -1,6 +1,8 @@
 import { IdempotencyKey } from '#app/common/idempotency/idempotency-key.entity.js';
 import { OneTimeToken } from '#app/modules/auth/entities/one-time-token.entity.js';
 import { RefreshToken } from '#app/modules/auth/entities/refresh-token.entity.js';
+import { PointTransaction } from '#app/modules/rewards/entities/point-transaction.entity.js';
+import { RewardsBalance } from '#app/modules/rewards/entities/rewards-balance.entity.js';
 import { SiteConfig } from '#app/modules/sites/entities/site-config.entity.js';
 import { ActivityLog } from '#app/modules/users/entities/activity-log.entity.js';
 import { UserProfile } from '#app/modules/users/entities/user-profile.entity.js';
@@ -15,4 +17,6 @@ export const ENTITIES = [
   RefreshToken,
   OneTimeToken,
   IdempotencyKey,
+  PointTransaction,
+  RewardsBalance,
 ];
