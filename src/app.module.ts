@@ -16,6 +16,7 @@ import { LoggingModule } from '#app/infra/logging/logging.module.js';
 import { AuthModule } from '#app/modules/auth/auth.module.js';
 import { HealthModule } from '#app/modules/health/health.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
+import { ResponsiblePlayModule } from '#app/modules/responsible-play/responsible-play.module.js';
 import { RewardsModule } from '#app/modules/rewards/rewards.module.js';
 import { SitesModule } from '#app/modules/sites/sites.module.js';
 import { UsersModule } from '#app/modules/users/users.module.js';
@@ -43,6 +44,7 @@ export class AppModule {
         HealthModule,
         IdempotencyModule,
         RewardsModule,
+        ResponsiblePlayModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

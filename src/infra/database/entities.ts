@@ -1,6 +1,8 @@
 import { IdempotencyKey } from '#app/common/idempotency/idempotency-key.entity.js';
 import { OneTimeToken } from '#app/modules/auth/entities/one-time-token.entity.js';
 import { RefreshToken } from '#app/modules/auth/entities/refresh-token.entity.js';
+import { UserLimit } from '#app/modules/responsible-play/entities/user-limit.entity.js';
+import { UserMonthlySpend } from '#app/modules/responsible-play/entities/user-monthly-spend.entity.js';
 import { PointTransaction } from '#app/modules/rewards/entities/point-transaction.entity.js';
 import { RewardsBalance } from '#app/modules/rewards/entities/rewards-balance.entity.js';
 import { SiteConfig } from '#app/modules/sites/entities/site-config.entity.js';
@@ -19,4 +21,6 @@ export const ENTITIES = [
   IdempotencyKey,
   PointTransaction,
   RewardsBalance,
+  UserLimit,
+  UserMonthlySpend,
 ];
