@@ -201,6 +201,52 @@ describe('points ledger and balances', () => {
       });
     });
 
+    it('shows each payment its own entries, in the nested form', async () => {
+      const u = await makeUser(t, site);
+      const [paid, other] = [randomUUID(), randomUUID()];
+      await earn(u.user.id, 15, paid);
+      await earn(u.user.id, 5, other);
+      await t.db.transaction((m) =>
+        points.reverseForPayment(m, { paymentTransactionId: paid, fraction: 1, reason: 'Refund' }),
+      );
+      const records = await points.recordsOfPayments([paid, other, randomUUID()]);
+      expect(records.get(paid)?.map((e) => [e.transaction_type, e.amount])).toEqual([
+        ['earn', 15],
+        ['reversal', -15],
+      ]);
+      expect(records.get(other)).toHaveLength(1);
+      expect(records.get(paid)?.[0]).toHaveProperty('ip_address');
+      expect(records.size).toBe(2);
+    });
+
+    it('gives back spent points and credits bonuses, which count as earned only when they are bonuses', async () => {
+      const u = await makeUser(t, site);
+      await earn(u.user.id, 20);
+      await t.db.transaction((m) =>
+        points.spend(m, { userId: u.user.id, siteId: site, amount: 20, reason: 'Raffle entry' }),
+      );
+      const back = await t.db.transaction((m) =>
+        points.credit(m, {
+          userId: u.user.id,
+          siteId: site,
+          amount: 20,
+          type: 'refund',
+          reason: 'Raffle cancelled',
+        }),
+      );
+      expect(back).toMatchObject({ applied: true, balance: 20, transaction: { transaction_type: 'refund' } });
+      await t.db.transaction((m) =>
+        points.credit(m, {
+          userId: u.user.id,
+          siteId: site,
+          amount: 25,
+          type: 'bonus',
+          reason: 'Five claims',
+        }),
+      );
+      expect(await balanceRow(u.user.id)).toEqual({ current_points: 45, lifetime_earned: 45 });
+    });
+
     it('does nothing for a payment that earned no points', async () => {
       const out = await t.db.transaction((m) =>
         points.reverseForPayment(m, { paymentTransactionId: randomUUID(), reason: 'Refund' }),

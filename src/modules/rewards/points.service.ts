@@ -1,67 +1,28 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppException } from '#app/common/errors/app.exception.js';
-import type { RequestMeta } from '#app/common/http/request-meta.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
+import type { PointTransactionRecordDto } from '#app/modules/users/dto/user-records.dto.js';
 import type { PointTransaction } from './entities/point-transaction.entity.js';
+import { toPointTransactionRecordDto } from './points.mapper.js';
 import { type NewPointTransaction, PointsRepository } from './points.repository.js';
+import type {
+  AdjustInput,
+  CreditInput,
+  EarnInput,
+  EntryBase,
+  LedgerMeta,
+  PointsOutcome,
+  ReversalOutcome,
+  ReverseInput,
+} from './points.types.js';
 import {
   REASON_MAX,
-  type RefundedShare,
   lifetimeDelta,
   planReversal,
   pointsForPayment,
   reversalReason,
 } from './rewards.rules.js';
-
-/** Who caused a ledger entry, recorded on it (spec: `ip_address`, `user_agent`). */
-export type LedgerMeta = Partial<Pick<RequestMeta, 'ip' | 'userAgent'>>;
-
-interface EntryBase {
-  userId: string;
-  siteId: string;
-  amount: number;
-  reason: string;
-  meta?: LedgerMeta;
-  /** Stored in the entry's internal metadata (what a spend bought, and so on). */
-  details?: Record<string, unknown>;
-}
-
-export interface EarnInput extends EntryBase {
-  paymentTransactionId?: string | null;
-}
-
-export interface CreditInput extends EntryBase {
-  type: 'bonus' | 'refund';
-  paymentTransactionId?: string | null;
-  createdBy?: string | null;
-}
-
-export interface AdjustInput extends Omit<EntryBase, 'details'> {
-  createdBy: string;
-}
-
-export interface ReverseInput {
-  paymentTransactionId: string;
-  /** How much of the payment has been refunded IN TOTAL so far (cumulative; 1 = all, the default). */
-  fraction?: RefundedShare;
-  reason: string;
-  meta?: LedgerMeta;
-}
-
-export interface PointsOutcome {
-  /** False when nothing changed (the payment already earned, or zero points). */
-  applied: boolean;
-  balance: number;
-  transaction: PointTransaction | null;
-}
-
-export interface ReversalOutcome extends PointsOutcome {
-  /** Points this call should have taken back; `reversed` of them were, `shortfall` had been spent. */
-  due: number;
-  reversed: number;
-  shortfall: number;
-}
 
 function positiveInteger(amount: number, what: string): void {
   if (!Number.isSafeInteger(amount) || amount <= 0)
@@ -235,9 +196,22 @@ export class PointsService {
     return this.repo.balanceOf(userId, manager);
   }
 
-  /** Every ledger entry tied to these payments (for the payment's nested `points`). */
-  ofPayments(paymentTransactionIds: string[], manager?: EntityManager): Promise<PointTransaction[]> {
-    return this.repo.ofPayments(paymentTransactionIds, manager);
+  /**
+   * The ledger entries tied to each payment, oldest first, in the nested form a Payment transaction
+   * shows as `points` (one query for all payments asked).
+   */
+  async recordsOfPayments(
+    paymentTransactionIds: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, PointTransactionRecordDto[]>> {
+    const byPayment = new Map<string, PointTransactionRecordDto[]>();
+    for (const row of await this.repo.ofPayments(paymentTransactionIds, manager)) {
+      if (!row.payment_transaction_id) continue;
+      const list = byPayment.get(row.payment_transaction_id) ?? [];
+      list.push(toPointTransactionRecordDto(row));
+      byPayment.set(row.payment_transaction_id, list);
+    }
+    return byPayment;
   }
 
   private async unchanged(manager: EntityManager, userId: string): Promise<PointsOutcome> {
