@@ -3,6 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { JwtAuthGuard } from '#app/common/auth/jwt-auth.guard.js';
 import { RolesGuard } from '#app/common/auth/roles.guard.js';
 import { SiteScopeGuard } from '#app/common/auth/site-scope.guard.js';
+import { IdempotencyModule } from '#app/common/idempotency/idempotency.module.js';
 import { ProblemDetailsFilter } from '#app/common/errors/problem-details.filter.js';
 import { RateLimitGuard } from '#app/common/rate-limit/rate-limit.guard.js';
 import { RateLimitModule } from '#app/common/rate-limit/rate-limit.module.js';
@@ -18,6 +19,8 @@ import { DiscountsModule } from '#app/modules/discounts/discounts.module.js';
 import { HealthModule } from '#app/modules/health/health.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
 import { RafflesModule } from '#app/modules/raffles/raffles.module.js';
+import { ResponsiblePlayModule } from '#app/modules/responsible-play/responsible-play.module.js';
+import { RewardsModule } from '#app/modules/rewards/rewards.module.js';
 import { SitesModule } from '#app/modules/sites/sites.module.js';
 import { SubscriptionsModule } from '#app/modules/subscriptions/subscriptions.module.js';
 import { UsersModule } from '#app/modules/users/users.module.js';
@@ -47,6 +50,9 @@ export class AppModule {
         SubscriptionsModule,
         RafflesModule,
         ...(config.providers === 'sandbox' ? [SandboxModule] : []),
+        IdempotencyModule,
+        RewardsModule,
+        ResponsiblePlayModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -28,7 +28,7 @@ export function setupApp(app: INestApplication): void {
   express_.use(helmet({ contentSecurityPolicy: false }));
   express_.enableCors({
     origin: config.corsOrigins.length ? config.corsOrigins : false,
-    exposedHeaders: ['X-Request-Id', 'X-Next-Cursor', 'Link', 'Retry-After'],
+    exposedHeaders: ['X-Request-Id', 'X-Next-Cursor', 'Link', 'Retry-After', 'Idempotent-Replayed'],
   });
   // The raw body is kept for webhook signature checks; parse errors become problem+json here because
   // Express middleware errors never reach Nest's exception filters.

@@ -1,7 +1,7 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import type { AppRequest } from '#app/common/http/request-context.js';
-import { toErrorResponse } from './error-response.js';
+import { type ErrorResponse, toErrorResponse } from './error-response.js';
 import { PROBLEM_CONTENT_TYPE, problem } from './problem.js';
 
 /** Answers every failure as problem+json (or the order endpoints' own body) and hides the inside of 5xx. */
@@ -24,17 +24,31 @@ export function sendError(exception: unknown, req: AppRequest, res: Response, lo
   }
   if (res.headersSent) return;
   for (const [name, value] of Object.entries(error.headers ?? {})) res.setHeader(name, value);
+  const payload = errorPayload(error, req);
+  res.status(error.status).type(payload.contentType).send(JSON.stringify(payload.body));
+}
+
+/**
+ * The body and content type a failure is answered with: the order endpoints' own shape, else problem
+ * details. Shared with the idempotency interceptor, which stores exactly what the client was sent.
+ */
+export function errorPayload(
+  error: ErrorResponse,
+  req: AppRequest,
+): { contentType: string; body: Record<string, unknown> } {
   if (req.errorShape === 'order') {
-    res.status(error.status).json({
-      success: false,
-      error: error.detail,
-      error_code: error.code,
-      message: error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.detail,
-    });
-    return;
+    return {
+      contentType: 'application/json',
+      body: {
+        success: false,
+        error: error.detail,
+        error_code: error.code,
+        message: error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.detail,
+      },
+    };
   }
-  res
-    .status(error.status)
-    .type(PROBLEM_CONTENT_TYPE)
-    .send(JSON.stringify(problem(error.status, error.code, error.detail, req.id, error.errors)));
+  return {
+    contentType: PROBLEM_CONTENT_TYPE,
+    body: { ...problem(error.status, error.code, error.detail, req.id, error.errors) },
+  };
 }

@@ -10,6 +10,35 @@ export interface EmbeddedPostgres {
   stop(): Promise<void>;
 }
 
+/** Extended-protocol messages that leave a statement unfinished until the client's Sync. */
+const STATEMENT_CONTINUES = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
+
+/**
+ * pglite-socket serves every connection through one queue and keeps a connection's messages together
+ * only inside a transaction. PGlite is one session, so a statement's Parse, Bind, Describe, Execute
+ * and Sync from one connection interleaved with another's bind one client's parameters to the other's
+ * statement (seen under concurrent requests: "bind message supplies 2 parameters, but prepared
+ * statement "" requires 1" — or, with matching shapes, silently wrong rows). Reporting "in a
+ * transaction" from a statement's first message until its Sync makes the queue finish that
+ * connection's statement before serving another.
+ */
+export function keepStatementsWhole<T extends object>(db: T): T {
+  let statementOpen = false;
+  return new Proxy(db, {
+    get(target, property) {
+      const value = Reflect.get(target, property, target) as unknown;
+      if (property === 'isInTransaction' && typeof value === 'function')
+        return () => statementOpen || (value as () => boolean).call(target);
+      if (property === 'execProtocolRawStream' && typeof value === 'function')
+        return (message: Uint8Array, options: unknown) => {
+          statementOpen = message.length > 0 && STATEMENT_CONTINUES.has(message[0]);
+          return (value as (m: Uint8Array, o: unknown) => unknown).call(target, message, options);
+        };
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
 function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
@@ -19,39 +48,6 @@ function freeLoopbackPort(): Promise<number> {
       const port = typeof address === 'object' && address ? address.port : 0;
       probe.close(() => resolve(port));
     });
-  });
-}
-
-/** Frontend messages of the extended query protocol that a later Sync ('S') completes. */
-const EXTENDED_PROTOCOL = new Set(['P', 'B', 'D', 'E', 'C', 'H'].map((c) => c.charCodeAt(0)));
-
-interface ProtocolDb {
-  isInTransaction(): boolean;
-  execProtocolRawStream(message: Uint8Array, options?: unknown): Promise<void>;
-}
-
-/**
- * pglite-socket runs every connection's messages on PGlite's one backend, one message at a time, and
- * keeps to one connection only while it is inside a transaction. A parameterised query is several
- * messages (Parse, Bind, Describe, Execute, then Sync), so another connection's Parse could land
- * between them and replace the unnamed statement: the first connection then ran the other's SQL with
- * its own parameters (wrong rows, or "bind message supplies 1 parameters, but prepared statement
- * requires 2"), typically when one request's queries met another's transaction. Reporting "in a
- * transaction" from a Parse until its Sync makes the queue keep such a sequence whole.
- */
-function keepExtendedQueriesWhole<T extends ProtocolDb & object>(db: T): T {
-  let midSequence = false;
-  return new Proxy(db, {
-    get(target, prop) {
-      if (prop === 'isInTransaction') return () => midSequence || target.isInTransaction();
-      if (prop === 'execProtocolRawStream')
-        return (message: Uint8Array, options?: unknown) => {
-          midSequence = EXTENDED_PROTOCOL.has(message[0]);
-          return target.execProtocolRawStream(message, options);
-        };
-      const value: unknown = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
   });
 }
 
@@ -71,7 +67,7 @@ export async function startEmbeddedPostgres(dataDir: string | null): Promise<Emb
   const db = await PGlite.create(dir);
   const port = await freeLoopbackPort();
   const server = new PGLiteSocketServer({
-    db: keepExtendedQueriesWhole(db),
+    db: keepStatementsWhole(db),
     host: '127.0.0.1',
     port,
     maxConnections: EMBEDDED_MAX_CONNECTIONS,

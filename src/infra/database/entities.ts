@@ -7,6 +7,11 @@ import { DiscountCodeTag } from '#app/modules/discounts/entities/discount-code-t
 import { DiscountCode } from '#app/modules/discounts/entities/discount-code.entity.js';
 import { DiscountUniqueCode } from '#app/modules/discounts/entities/discount-unique-code.entity.js';
 import { Tag } from '#app/modules/discounts/entities/tag.entity.js';
+import { IdempotencyKey } from '#app/common/idempotency/idempotency-key.entity.js';
+import { UserLimit } from '#app/modules/responsible-play/entities/user-limit.entity.js';
+import { UserMonthlySpend } from '#app/modules/responsible-play/entities/user-monthly-spend.entity.js';
+import { PointTransaction } from '#app/modules/rewards/entities/point-transaction.entity.js';
+import { RewardsBalance } from '#app/modules/rewards/entities/rewards-balance.entity.js';
 import { SiteConfig } from '#app/modules/sites/entities/site-config.entity.js';
 import { SubscriptionTier } from '#app/modules/subscriptions/entities/subscription-tier.entity.js';
 import { ActivityLog } from '#app/modules/users/entities/activity-log.entity.js';
@@ -29,4 +34,9 @@ export const ENTITIES = [
   DiscountCode,
   DiscountCodeTag,
   DiscountUniqueCode,
+  IdempotencyKey,
+  PointTransaction,
+  RewardsBalance,
+  UserLimit,
+  UserMonthlySpend,
 ];

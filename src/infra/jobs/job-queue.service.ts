@@ -28,6 +28,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(JobQueue.name);
   private readonly boss: PgBoss;
   private readonly handlers = new Map<JobName, JobHandler<JobName>>();
+  private readonly schedules = new Map<JobName, { cron: string; data: object }>();
   private started = false;
 
   constructor(
@@ -42,6 +43,14 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     this.handlers.set(name, handler as unknown as JobHandler<JobName>);
   }
 
+  /**
+   * Runs a job on a cron schedule (UTC), once across all instances (pg-boss keeps the schedule in the
+   * database). Call from `onModuleInit`; applied when the queue starts.
+   */
+  schedule<N extends JobName>(name: N, cron: string, data: JobMap[N]): void {
+    this.schedules.set(name, { cron, data });
+  }
+
   async onApplicationBootstrap(): Promise<void> {
     await this.boss.start();
     for (const name of JOB_NAMES) {
@@ -51,6 +60,9 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
         retryDelay: 30,
         retryBackoff: true,
       });
+    }
+    for (const [name, { cron, data }] of this.schedules) {
+      await this.boss.schedule(name, cron, data, { tz: 'UTC' });
     }
     this.started = true;
     if (!this.config.jobs) return;

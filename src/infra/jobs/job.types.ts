@@ -9,6 +9,8 @@ export interface JobMap {
     user_id?: string | null;
     variables: Record<string, string | number | boolean | null>;
   };
+  /** Purges expired Idempotency-Key rows (scheduled hourly). */
+  'idempotency.cleanup': Record<string, never>;
 }
 
 export type JobName = keyof JobMap;
@@ -18,4 +20,4 @@ export type JobHandler<N extends JobName> = (
   meta: { id: string; retryCount: number; retryLimit: number },
 ) => Promise<void>;
 
-export const JOB_NAMES: JobName[] = ['mail.send'];
+export const JOB_NAMES: JobName[] = ['mail.send', 'idempotency.cleanup'];

@@ -1,6 +1,9 @@
 import { Initial1795309629902 } from './1795309629902-Initial.js';
 import { SiteSettingsAndSecretsKeyCheck1795310210010 } from './1795310210010-SiteSettingsAndSecretsKeyCheck.js';
 import { SubscriptionTiersAndRaffles1795310459269 } from './1795310459269-SubscriptionTiersAndRaffles.js';
+import { AddIdempotencyKeys1795311316607 } from './1795311316607-AddIdempotencyKeys.js';
+import { AddPointsLedger1795311316608 } from './1795311316608-AddPointsLedger.js';
+import { AddResponsiblePlay1795311316609 } from './1795311316609-AddResponsiblePlay.js';
 import { DiscountCatalogue1795311658932 } from './1795311658932-DiscountCatalogue.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
@@ -8,5 +11,8 @@ export const MIGRATIONS = [
   Initial1795309629902,
   SiteSettingsAndSecretsKeyCheck1795310210010,
   SubscriptionTiersAndRaffles1795310459269,
+  AddIdempotencyKeys1795311316607,
+  AddPointsLedger1795311316608,
+  AddResponsiblePlay1795311316609,
   DiscountCatalogue1795311658932,
 ];

@@ -1,0 +1,37 @@
+import { NotEquals } from 'class-validator';
+import { PageQueryDto } from '#app/common/pagination/pagination.js';
+import { Int, Str } from '#app/common/validation/fields.js';
+
+export const MAX_ADJUSTMENT = 1_000_000;
+
+export class PointsLedgerQueryDto extends PageQueryDto {
+  @Str({ max: 64, description: 'Your own site (the default); naming another is 403.' })
+  site_id?: string;
+}
+
+export class AdjustPointsDto {
+  @Str({
+    required: true,
+    max: 64,
+    description: 'The user whose balance changes; a user of another site is 404.',
+    example: '3f1c2d9e-8b7a-4c6d-9e5f-1a2b3c4d5e6f',
+  })
+  user_id!: string;
+
+  @Int({
+    required: true,
+    min: -MAX_ADJUSTMENT,
+    max: MAX_ADJUSTMENT,
+    description:
+      'Points to add (positive) or remove (negative); not zero. The balance never goes below zero.',
+    example: 50,
+  })
+  @NotEquals(0, { message: 'amount must not be zero' })
+  amount!: number;
+
+  @Str({ required: true, min: 1, max: 500, example: 'Goodwill for a delayed prize' })
+  reason!: string;
+
+  @Str({ max: 64, description: 'Defaults to your own site; only a superadmin may name another.' })
+  site_id?: string;
+}

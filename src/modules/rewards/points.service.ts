@@ -1,0 +1,241 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { AppException } from '#app/common/errors/app.exception.js';
+import { SitesService } from '#app/modules/sites/sites.service.js';
+import type { PointTransactionRecordDto } from '#app/modules/users/dto/user-records.dto.js';
+import type { PointTransaction } from './entities/point-transaction.entity.js';
+import { toPointTransactionRecordDto } from './points.mapper.js';
+import { type NewPointTransaction, PointsRepository } from './points.repository.js';
+import type {
+  AdjustInput,
+  CreditInput,
+  EarnInput,
+  EntryBase,
+  LedgerMeta,
+  PointsOutcome,
+  ReversalOutcome,
+  ReverseInput,
+} from './points.types.js';
+import {
+  REASON_MAX,
+  lifetimeDelta,
+  planReversal,
+  pointsForPayment,
+  reversalReason,
+} from './rewards.rules.js';
+
+function positiveInteger(amount: number, what: string): void {
+  if (!Number.isSafeInteger(amount) || amount <= 0)
+    throw new RangeError(`${what}: amount must be a positive integer, got ${amount}`);
+}
+
+/**
+ * The points ledger as other features use it. Every write takes the caller's EntityManager and uses only
+ * it, so points move in the same transaction as the payment, entry or claim they belong to.
+ */
+@Injectable()
+export class PointsService {
+  constructor(
+    private readonly repo: PointsRepository,
+    private readonly sites: SitesService,
+  ) {}
+
+  /** Credits points; with a payment, at most once per payment (a repeat answers `applied: false`). */
+  async earn(manager: EntityManager, input: EarnInput): Promise<PointsOutcome> {
+    if (input.amount === 0) return this.unchanged(manager, input.userId);
+    positiveInteger(input.amount, 'earn');
+    const entry = this.entry(input, 'earn', input.amount, input.paymentTransactionId ?? null, null);
+    const row = entry.payment_transaction_id
+      ? await this.repo.appendEarnOnce(manager, entry)
+      : await this.repo.append(manager, entry);
+    if (!row) return this.unchanged(manager, input.userId);
+    const balance = await this.repo.credit(manager, {
+      userId: input.userId,
+      siteId: input.siteId,
+      amount: input.amount,
+      lifetime: lifetimeDelta('earn', input.amount),
+    });
+    return { applied: true, balance, transaction: row };
+  }
+
+  /** `earn` with the site's earn rule applied to the amount paid (DESIGN §6). */
+  async earnForPayment(
+    manager: EntityManager,
+    input: {
+      userId: string;
+      siteId: string;
+      paymentTransactionId: string;
+      amountCents: number;
+      currency: string;
+      reason?: string;
+      meta?: LedgerMeta;
+    },
+  ): Promise<PointsOutcome & { points: number }> {
+    const site = await this.sites.findBySiteId(input.siteId, manager);
+    const points = pointsForPayment(input.amountCents, input.currency, site?.additional_settings ?? {});
+    const outcome = await this.earn(manager, {
+      userId: input.userId,
+      siteId: input.siteId,
+      amount: points,
+      reason: input.reason ?? 'Points for a purchase',
+      paymentTransactionId: input.paymentTransactionId,
+      meta: input.meta,
+    });
+    return { ...outcome, points };
+  }
+
+  /** Credits a bonus (referrals, milestones) or gives back points spent on something refunded. */
+  async credit(manager: EntityManager, input: CreditInput): Promise<PointsOutcome> {
+    positiveInteger(input.amount, input.type);
+    const row = await this.repo.append(
+      manager,
+      this.entry(
+        input,
+        input.type,
+        input.amount,
+        input.paymentTransactionId ?? null,
+        input.createdBy ?? null,
+      ),
+    );
+    const balance = await this.repo.credit(manager, {
+      userId: input.userId,
+      siteId: input.siteId,
+      amount: input.amount,
+      lifetime: lifetimeDelta(input.type, input.amount),
+    });
+    return { applied: true, balance, transaction: row };
+  }
+
+  /** Spends points; 422 INSUFFICIENT_POINTS when the balance does not cover them, under any concurrency. */
+  async spend(
+    manager: EntityManager,
+    input: EntryBase,
+  ): Promise<PointsOutcome & { transaction: PointTransaction }> {
+    positiveInteger(input.amount, 'spend');
+    const balance = await this.repo.debitIfCovered(manager, input.userId, input.amount);
+    if (balance === null)
+      throw AppException.unprocessable(
+        'INSUFFICIENT_POINTS',
+        `This needs ${input.amount} points, more than the balance holds.`,
+      );
+    const row = await this.repo.append(manager, this.entry(input, 'spend', -input.amount, null, null));
+    return { applied: true, balance, transaction: row };
+  }
+
+  /**
+   * Takes back points a payment earned when it is refunded: all of them, or pro rata for a partial
+   * refund (rounded down). `fraction` is cumulative, so calling again with the same value does nothing.
+   * Points already spent are not taken below zero: the entry records the shortfall and it is forgiven.
+   */
+  async reverseForPayment(manager: EntityManager, input: ReverseInput): Promise<ReversalOutcome> {
+    const earned = await this.repo.lockEarnOfPayment(manager, input.paymentTransactionId);
+    if (!earned) return { applied: false, balance: 0, transaction: null, due: 0, reversed: 0, shortfall: 0 };
+    const alreadyDue = await this.repo.reversedDue(manager, input.paymentTransactionId);
+    const current = (await this.repo.lockBalance(manager, earned.user_id)) ?? 0;
+    const share = input.fraction ?? 1;
+    const plan = planReversal(earned.amount, share, alreadyDue, current);
+    if (plan.due === 0)
+      return { applied: false, balance: current, transaction: null, due: 0, reversed: 0, shortfall: 0 };
+    const balance = plan.take
+      ? await this.repo.subtract(manager, earned.user_id, plan.take, lifetimeDelta('reversal', -plan.take))
+      : current;
+    const row = await this.repo.append(manager, {
+      site_id: earned.site_id,
+      user_id: earned.user_id,
+      payment_transaction_id: input.paymentTransactionId,
+      reason: reversalReason(input.reason, plan),
+      transaction_type: 'reversal',
+      created_by: null,
+      amount: 0 - plan.take,
+      ip_address: input.meta?.ip ?? null,
+      user_agent: input.meta?.userAgent ?? null,
+      metadata: { earned: earned.amount, share, due: plan.due, taken: plan.take, shortfall: plan.shortfall },
+    });
+    return {
+      applied: true,
+      balance,
+      transaction: row,
+      due: plan.due,
+      reversed: plan.take,
+      shortfall: plan.shortfall,
+    };
+  }
+
+  /** An admin's correction, either way; 422 INSUFFICIENT_POINTS when it would take the balance below zero. */
+  async adjust(
+    manager: EntityManager,
+    input: AdjustInput,
+  ): Promise<PointsOutcome & { transaction: PointTransaction }> {
+    if (!Number.isSafeInteger(input.amount) || input.amount === 0)
+      throw new RangeError(`adjust: amount must be a non-zero integer, got ${input.amount}`);
+    const entry = this.entry(input, 'adjustment', input.amount, null, input.createdBy);
+    if (input.amount > 0) {
+      const row = await this.repo.append(manager, entry);
+      const balance = await this.repo.credit(manager, {
+        userId: input.userId,
+        siteId: input.siteId,
+        amount: input.amount,
+        lifetime: lifetimeDelta('adjustment', input.amount),
+      });
+      return { applied: true, balance, transaction: row };
+    }
+    const balance = await this.repo.debitIfCovered(manager, input.userId, -input.amount);
+    if (balance === null) {
+      const current = await this.repo.balanceOf(input.userId, manager);
+      throw AppException.unprocessable(
+        'INSUFFICIENT_POINTS',
+        `The balance is ${current} points; an adjustment of ${input.amount} would take it below zero.`,
+      );
+    }
+    const row = await this.repo.append(manager, entry);
+    return { applied: true, balance, transaction: row };
+  }
+
+  /** The current balance (0 for a user who never had points). */
+  balanceOf(userId: string, manager?: EntityManager): Promise<number> {
+    return this.repo.balanceOf(userId, manager);
+  }
+
+  /**
+   * The ledger entries tied to each payment, oldest first, in the nested form a Payment transaction
+   * shows as `points` (one query for all payments asked).
+   */
+  async recordsOfPayments(
+    paymentTransactionIds: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, PointTransactionRecordDto[]>> {
+    const byPayment = new Map<string, PointTransactionRecordDto[]>();
+    for (const row of await this.repo.ofPayments(paymentTransactionIds, manager)) {
+      if (!row.payment_transaction_id) continue;
+      const list = byPayment.get(row.payment_transaction_id) ?? [];
+      list.push(toPointTransactionRecordDto(row));
+      byPayment.set(row.payment_transaction_id, list);
+    }
+    return byPayment;
+  }
+
+  private async unchanged(manager: EntityManager, userId: string): Promise<PointsOutcome> {
+    return { applied: false, balance: await this.repo.balanceOf(userId, manager), transaction: null };
+  }
+
+  private entry(
+    input: Omit<EntryBase, 'details'> & { details?: Record<string, unknown> },
+    type: NewPointTransaction['transaction_type'],
+    amount: number,
+    paymentTransactionId: string | null,
+    createdBy: string | null,
+  ): NewPointTransaction {
+    return {
+      site_id: input.siteId,
+      user_id: input.userId,
+      payment_transaction_id: paymentTransactionId,
+      reason: input.reason.slice(0, REASON_MAX),
+      transaction_type: type,
+      created_by: createdBy,
+      amount,
+      ip_address: input.meta?.ip ?? null,
+      user_agent: input.meta?.userAgent?.slice(0, 500) ?? null,
+      metadata: input.details ?? {},
+    };
+  }
+}

@@ -1,0 +1,123 @@
+/**
+ * Rules of the points ledger (DESIGN §6 "Points"), as plain functions: no Nest, no database.
+ */
+
+export const TRANSACTION_TYPES = ['earn', 'spend', 'refund', 'reversal', 'adjustment', 'bonus'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+/** Longest `reason` a ledger entry keeps. */
+export const REASON_MAX = 500;
+
+/** Default earn rate: 1 point per whole currency unit paid (DESIGN §6). */
+export const DEFAULT_POINTS_PER_UNIT = 1;
+
+/** Guards `floor()` against binary-fraction drift (0.29 × 100 = 28.999…96) without ever rounding up a real fraction. */
+const EPSILON = 1e-9;
+
+/** Digits after the decimal point of a currency (GBP 2, JPY 0, BHD 3); 2 for a code Intl does not know. */
+export function minorUnitDigits(currency: string): number {
+  try {
+    return (
+      new Intl.NumberFormat('en', { style: 'currency', currency: currency.toUpperCase() }).resolvedOptions()
+        .maximumFractionDigits ?? 2
+    );
+  } catch {
+    return 2;
+  }
+}
+
+/** The site's `additional_settings.rewards.points_per_unit` when it is a usable number, else the default. */
+export function pointsPerUnit(siteSettings: Record<string, unknown> | null | undefined): number {
+  const rewards = siteSettings?.rewards;
+  if (typeof rewards !== 'object' || rewards === null) return DEFAULT_POINTS_PER_UNIT;
+  const value = (rewards as Record<string, unknown>).points_per_unit;
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : DEFAULT_POINTS_PER_UNIT;
+}
+
+/**
+ * Points a payment earns: whole currency units paid (fractions dropped) times the site's rate, rounded
+ * down. £12.99 → 12 points by default; ¥1500 → 1500; a rate of 0.5 makes £13 → 6.
+ */
+export function pointsForPayment(
+  amountCents: number,
+  currency: string,
+  siteSettings: Record<string, unknown> | null | undefined,
+): number {
+  if (!Number.isFinite(amountCents) || amountCents <= 0) return 0;
+  const units = Math.floor(amountCents / 10 ** minorUnitDigits(currency));
+  return Math.floor(units * pointsPerUnit(siteSettings) + EPSILON);
+}
+
+/** How much of a payment has been refunded in total: a share (0–1) or exact cents. */
+export type RefundedShare = number | { refundedCents: number; totalCents: number };
+
+/** Validates and clamps a refunded share to [0, 1]; throws on nonsense (a caller's bug, not a client's). */
+function shareParts(share: RefundedShare): { num: number; den: number } | { ratio: number } {
+  if (typeof share === 'number') {
+    if (!Number.isFinite(share) || share < 0) throw new RangeError(`Invalid refunded fraction ${share}`);
+    return { ratio: Math.min(share, 1) };
+  }
+  const { refundedCents, totalCents } = share;
+  if (
+    !Number.isInteger(refundedCents) ||
+    !Number.isInteger(totalCents) ||
+    totalCents <= 0 ||
+    refundedCents < 0
+  )
+    throw new RangeError(`Invalid refunded share ${refundedCents}/${totalCents}`);
+  return { num: Math.min(refundedCents, totalCents), den: totalCents };
+}
+
+/**
+ * Points that should have been taken back once `share` of a payment that earned `earned` points has been
+ * refunded in total: pro rata, rounded down, the whole amount at a full refund.
+ */
+export function reversalTarget(earned: number, share: RefundedShare): number {
+  const parts = shareParts(share);
+  if ('ratio' in parts) return Math.min(earned, Math.floor(earned * parts.ratio + EPSILON));
+  return Math.floor((earned * parts.num) / parts.den);
+}
+
+/**
+ * What a reversal does now. The share is cumulative, so repeating a call with the same share does
+ * nothing, and points that were due but already spent (the shortfall) are forgiven, not carried as debt.
+ */
+export function planReversal(
+  earned: number,
+  share: RefundedShare,
+  alreadyDue: number,
+  balance: number,
+): { due: number; take: number; shortfall: number } {
+  const due = Math.max(0, reversalTarget(earned, share) - alreadyDue);
+  const take = Math.min(due, Math.max(0, balance));
+  return { due, take, shortfall: due - take };
+}
+
+/**
+ * How an entry changes `lifetime_earned`: points earned, bonuses and positive admin adjustments count;
+ * points taken back from refunded payments are removed; spending, refunds of spent points and
+ * negative adjustments leave it alone.
+ */
+export function lifetimeDelta(type: TransactionType, amount: number): number {
+  switch (type) {
+    case 'earn':
+    case 'bonus':
+      return amount;
+    case 'reversal':
+      return amount;
+    case 'adjustment':
+      return amount > 0 ? amount : 0;
+    default:
+      return 0;
+  }
+}
+
+/** The ledger entry's reason, telling the user when part of a reversal could not be taken back. */
+export function reversalReason(
+  reason: string,
+  plan: { due: number; take: number; shortfall: number },
+): string {
+  if (!plan.shortfall) return reason.slice(0, REASON_MAX);
+  const note = ` (${plan.due} points due, ${plan.shortfall} already spent; ${plan.take} taken back)`;
+  return reason.slice(0, REASON_MAX - note.length) + note;
+}
