@@ -18,6 +18,7 @@ import { AuthModule } from '#app/modules/auth/auth.module.js';
 import { DiscountsModule } from '#app/modules/discounts/discounts.module.js';
 import { HealthModule } from '#app/modules/health/health.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
+import { PaymentsModule } from '#app/modules/payments/payments.module.js';
 import { RafflesModule } from '#app/modules/raffles/raffles.module.js';
 import { ResponsiblePlayModule } from '#app/modules/responsible-play/responsible-play.module.js';
 import { RewardsModule } from '#app/modules/rewards/rewards.module.js';
@@ -53,6 +54,7 @@ export class AppModule {
         IdempotencyModule,
         RewardsModule,
         ResponsiblePlayModule,
+        PaymentsModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

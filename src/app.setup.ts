@@ -6,6 +6,7 @@ import { Logger as PinoLogger } from 'nestjs-pino';
 import { sendError } from '#app/common/errors/problem-details.filter.js';
 import type { AppRequest } from '#app/common/http/request-context.js';
 import { requestId } from '#app/common/http/request-id.js';
+import { ORDER_ROUTES } from '#app/common/http/order-routes.js';
 import { buildOpenApiDocument, mountSwagger } from '#app/common/openapi/swagger.js';
 import { AppConfig } from '#app/config/app-config.js';
 import { SandboxGateways } from '#app/infra/providers/sandbox/sandbox-gateways.js';
@@ -24,6 +25,11 @@ export function setupApp(app: INestApplication): void {
   express_.set('trust proxy', config.trustProxy);
   express_.disable('x-powered-by');
   express_.use(requestId);
+  // The order endpoints answer every failure, body-parser's included, in their own shape (DESIGN §4).
+  express_.use(ORDER_ROUTES, (req: Request, _res: Response, next: NextFunction) => {
+    (req as AppRequest).errorShape = 'order';
+    next();
+  });
   express_.use(metricsMiddleware(app.get(MetricsService)));
   express_.use(helmet({ contentSecurityPolicy: false }));
   express_.enableCors({

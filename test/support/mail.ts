@@ -59,6 +59,7 @@ export async function closedPort(): Promise<number> {
 }
 
 export const ALL_KIND_VARIABLES: Record<MailKind, MailVariables> = {
+  purchase_refunded: { giveaway_name: 'Dream Car', amount: '£12.50', order_id: 'ord-42' },
   magic_link: { link: 'https://shop.example.com/magic-link?token=ml-123', expires_minutes: 15 },
   password_reset: { link: 'https://shop.example.com/password-reset?token=pr-123', expires_minutes: 60 },
   password_set: { link: 'https://shop.example.com/password-set?token=ps-123', expires_minutes: 60 },
@@ -89,6 +90,7 @@ export const ALL_KIND_VARIABLES: Record<MailKind, MailVariables> = {
 
 /** What the subject of each kind says, given ALL_KIND_VARIABLES. */
 export const ALL_KIND_SUBJECTS: Record<MailKind, RegExp> = {
+  purchase_refunded: /has been refunded/,
   magic_link: /sign-in link/,
   password_reset: /^Reset your .+ password$/,
   password_set: /^Set your .+ password$/,

@@ -12,6 +12,10 @@ import { UserLimit } from '#app/modules/responsible-play/entities/user-limit.ent
 import { UserMonthlySpend } from '#app/modules/responsible-play/entities/user-monthly-spend.entity.js';
 import { PointTransaction } from '#app/modules/rewards/entities/point-transaction.entity.js';
 import { RewardsBalance } from '#app/modules/rewards/entities/rewards-balance.entity.js';
+import { InboundEvent } from '#app/modules/payments/entities/inbound-event.entity.js';
+import { PaymentTransaction } from '#app/modules/payments/entities/payment-transaction.entity.js';
+import { RaffleEntry } from '#app/modules/raffles/entries/entities/raffle-entry.entity.js';
+import { RaffleUserEntries } from '#app/modules/raffles/entries/entities/raffle-user-entries.entity.js';
 import { SiteConfig } from '#app/modules/sites/entities/site-config.entity.js';
 import { SubscriptionTier } from '#app/modules/subscriptions/entities/subscription-tier.entity.js';
 import { ActivityLog } from '#app/modules/users/entities/activity-log.entity.js';
@@ -39,4 +43,8 @@ export const ENTITIES = [
   RewardsBalance,
   UserLimit,
   UserMonthlySpend,
+  RaffleEntry,
+  RaffleUserEntries,
+  PaymentTransaction,
+  InboundEvent,
 ];

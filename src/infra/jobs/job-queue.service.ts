@@ -74,6 +74,11 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
+  /** Whether a handler exists for a job name (admin `POST /admin/jobs/{name}/run`). */
+  has(name: string): name is JobName {
+    return this.handlers.has(name as JobName);
+  }
+
   async onModuleDestroy(): Promise<void> {
     if (this.started) await this.boss.stop({ graceful: true, wait: true, timeout: 10_000 });
     this.started = false;

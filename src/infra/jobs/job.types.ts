@@ -11,6 +11,14 @@ export interface JobMap {
   };
   /** Purges expired Idempotency-Key rows (scheduled hourly). */
   'idempotency.cleanup': Record<string, never>;
+  /** E-mails about a settled payment (entry and purchase mails, or the refund notice). */
+  'payments.notify': { payment_transaction_id: string };
+  /** Sends a refund to the gateway: whole payments that could not be fulfilled, and admin refunds. */
+  'payments.refund': { payment_transaction_id: string; amount_cents: number; reason: string };
+  /** Processes one stored webhook event (the inbox). */
+  'inbound.process': { inbound_event_id: string };
+  /** Asks the gateways about open payments no event has settled. */
+  'payments.reconcile': Record<string, never>;
 }
 
 export type JobName = keyof JobMap;
@@ -20,4 +28,11 @@ export type JobHandler<N extends JobName> = (
   meta: { id: string; retryCount: number; retryLimit: number },
 ) => Promise<void>;
 
-export const JOB_NAMES: JobName[] = ['mail.send', 'idempotency.cleanup'];
+export const JOB_NAMES: JobName[] = [
+  'mail.send',
+  'idempotency.cleanup',
+  'payments.notify',
+  'payments.refund',
+  'inbound.process',
+  'payments.reconcile',
+];

@@ -1,5 +1,5 @@
 import { renderMail } from './mail.render.js';
-import { MAIL_KINDS, type MailKind, type MailVariables } from './mail.types.js';
+import { ALL_MAIL_KINDS, type MailKind, type MailVariables } from './mail.types.js';
 
 const SITE = { site_name: 'Shop', frontend_url: 'https://shop.example.com', current_year: '2027' };
 const LINK = 'https://shop.example.com/password-set?token=abc123';
@@ -18,6 +18,11 @@ const CASES: Record<MailKind, { vars: MailVariables; subject: RegExp; mustSay: s
     vars: { link: LINK, expires_minutes: 15 },
     subject: /sign-in link/,
     mustSay: [LINK, '15 minutes'],
+  },
+  purchase_refunded: {
+    vars: { giveaway_name: 'Dream Car', amount: '£12.50', order_id: 'ord-42' },
+    subject: /refunded/,
+    mustSay: ['Dream Car', '£12.50', 'ord-42'],
   },
   password_reset: {
     vars: { link: LINK, expires_minutes: 60 },
@@ -57,7 +62,7 @@ const CASES: Record<MailKind, { vars: MailVariables; subject: RegExp; mustSay: s
 };
 
 describe('our own e-mail templates', () => {
-  it.each(MAIL_KINDS)('render %s with a subject, an HTML part and a text part', (kind) => {
+  it.each(ALL_MAIL_KINDS)('render %s with a subject, an HTML part and a text part', (kind) => {
     const { vars, subject, mustSay } = CASES[kind];
     const mail = renderMail(kind, { ...SITE, first_name: 'Jane', ...vars });
     expect(mail.subject).toMatch(subject);

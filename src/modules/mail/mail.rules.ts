@@ -26,8 +26,9 @@ type TemplateIds = Pick<SiteConfig, `mailer_${string}_template_id` & keyof SiteC
 /** The site's template for the kind, else its generic variant, else the master template. */
 export function pickTemplateId(site: TemplateIds, kind: MailKind): string | null {
   return (
-    site[`mailer_${kind}_template_id`] ??
-    site[`mailer_generic_${kind}_template_id`] ??
+    // Kinds of our own beyond the spec's have no site template of their own: the master serves them.
+    (site as Partial<Record<string, string | null>>)[`mailer_${kind}_template_id`] ??
+    (site as Partial<Record<string, string | null>>)[`mailer_generic_${kind}_template_id`] ??
     site.mailer_master_template_id ??
     null
   );

@@ -9,7 +9,12 @@ export const MAIL_KINDS = [
   'cms_new_user',
   'welcome',
 ] as const;
-export type MailKind = (typeof MAIL_KINDS)[number];
+/** A kind a site has template ids for. */
+export type SiteMailKind = (typeof MAIL_KINDS)[number];
+
+/** Every kind the service sends: the spec's eight, and ours (a paid order refunded because it could not be entered). */
+export const ALL_MAIL_KINDS = [...MAIL_KINDS, 'purchase_refunded'] as const;
+export type MailKind = (typeof ALL_MAIL_KINDS)[number];
 
 export type MailVariables = Record<string, string | number | boolean | null>;
 

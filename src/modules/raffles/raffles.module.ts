@@ -1,19 +1,42 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { MailModule } from '#app/modules/mail/mail.module.js';
+import { RewardsModule } from '#app/modules/rewards/rewards.module.js';
 import { SitesModule } from '#app/modules/sites/sites.module.js';
+import { UsersModule } from '#app/modules/users/users.module.js';
 import { AdminRafflesController } from './admin-raffles.controller.js';
 import { Raffle } from './entities/raffle.entity.js';
+import { RaffleEntry } from './entries/entities/raffle-entry.entity.js';
+import { RaffleUserEntries } from './entries/entities/raffle-user-entries.entity.js';
+import { EntriesController } from './entries/entries.controller.js';
+import { EntriesRepository } from './entries/entries.repository.js';
+import { EntriesService } from './entries/entries.service.js';
+import { WaysInService } from './entries/ways-in.service.js';
 import { RaffleRelationsPort } from './ports/raffle-relations.port.js';
 import { RaffleAdminService } from './raffle-admin.service.js';
 import { RafflesController } from './raffles.controller.js';
 import { RafflesRepository } from './raffles.repository.js';
 import { RafflesService } from './raffles.service.js';
 
-/** Raffles: drafts, publication with a committed draw seed, closing, public reads and pricing. */
+/** Raffles: drafts, publication with a committed draw seed, closing, public reads, pricing, and entries. */
 @Module({
-  imports: [TypeOrmModule.forFeature([Raffle]), SitesModule],
-  controllers: [RafflesController, AdminRafflesController],
-  providers: [RafflesRepository, RafflesService, RaffleAdminService, RaffleRelationsPort],
-  exports: [RafflesService, RaffleRelationsPort],
+  imports: [
+    TypeOrmModule.forFeature([Raffle, RaffleEntry, RaffleUserEntries]),
+    SitesModule,
+    UsersModule,
+    MailModule,
+    RewardsModule,
+  ],
+  controllers: [RafflesController, AdminRafflesController, EntriesController],
+  providers: [
+    RafflesRepository,
+    RafflesService,
+    RaffleAdminService,
+    RaffleRelationsPort,
+    EntriesRepository,
+    EntriesService,
+    WaysInService,
+  ],
+  exports: [RafflesService, RaffleRelationsPort, EntriesService],
 })
 export class RafflesModule {}

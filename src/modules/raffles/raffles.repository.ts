@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, QueryFailedError, type Repository } from 'typeorm';
+import { type EntityManager, In, QueryFailedError, type Repository } from 'typeorm';
 import { Raffle } from './entities/raffle.entity.js';
 
 export type NewRaffle = Omit<
@@ -23,6 +23,10 @@ export class RafflesRepository {
 
   findById(id: string, manager?: EntityManager): Promise<Raffle | null> {
     return this.repo(manager).findOne({ where: { id } });
+  }
+
+  findManyByIds(ids: string[]): Promise<Raffle[]> {
+    return ids.length ? this.raffles.find({ where: { id: In(ids) } }) : Promise.resolve([]);
   }
 
   findPublishedById(id: string, manager?: EntityManager): Promise<Raffle | null> {

@@ -119,6 +119,10 @@ export class RafflesService {
     return this.raffles.findById(id, manager);
   }
 
+  findManyByIds(ids: string[]): Promise<Raffle[]> {
+    return this.raffles.findManyByIds(ids);
+  }
+
   private async requirePublished(id: string, siteId: string | undefined): Promise<Raffle> {
     const raffle = await this.raffles.findPublishedById(id);
     if (!raffle || (siteId && raffle.site_id !== siteId)) throw AppException.notFound('Raffle');

@@ -1,5 +1,5 @@
 import type { FieldError } from '#app/common/errors/app.exception.js';
-import { MAIL_KINDS, type MailKind } from '#app/modules/mail/mail.types.js';
+import { MAIL_KINDS, type SiteMailKind } from '#app/modules/mail/mail.types.js';
 
 /** The Site configuration fields kept encrypted and answered masked (DESIGN §8). */
 export const SECRET_FIELDS = [
@@ -10,7 +10,8 @@ export const SECRET_FIELDS = [
 ] as const;
 export type SecretField = (typeof SECRET_FIELDS)[number];
 
-export type TemplateField = `mailer_${MailKind}_template_id` | `mailer_generic_${MailKind}_template_id`;
+export type TemplateField =
+  `mailer_${SiteMailKind}_template_id` | `mailer_generic_${SiteMailKind}_template_id`;
 
 /** Every `mailer_<kind>_template_id`, then every `mailer_generic_<kind>_template_id`. */
 export const TEMPLATE_FIELDS: TemplateField[] = [

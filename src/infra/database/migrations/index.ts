@@ -5,6 +5,7 @@ import { AddIdempotencyKeys1795311316607 } from './1795311316607-AddIdempotencyK
 import { AddPointsLedger1795311316608 } from './1795311316608-AddPointsLedger.js';
 import { AddResponsiblePlay1795311316609 } from './1795311316609-AddResponsiblePlay.js';
 import { DiscountCatalogue1795311658932 } from './1795311658932-DiscountCatalogue.js';
+import { PaymentsAndEntries1795313368119 } from './1795313368119-PaymentsAndEntries.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -15,4 +16,5 @@ export const MIGRATIONS = [
   AddPointsLedger1795311316608,
   AddResponsiblePlay1795311316609,
   DiscountCatalogue1795311658932,
+  PaymentsAndEntries1795313368119,
 ];

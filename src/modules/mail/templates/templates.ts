@@ -76,6 +76,15 @@ export const TEMPLATES: Record<MailKind, MailTemplate> = {
       '\n\nGood luck!',
     action: { url: '{{brand_site_url}}', label: 'See my entries' },
   },
+  purchase_refunded: {
+    subject: 'Your order for {{giveaway_name}} has been refunded',
+    body:
+      'Hello {{first_name}},\n\nSorry: by the time your payment came through, the tickets you ordered for ' +
+      '{{giveaway_name}} could no longer be entered (the draw sold out or you reached the most one person may ' +
+      'hold). Nothing was entered, and the whole amount{{#if amount}} ({{amount}}){{/if}} is being refunded to ' +
+      'your payment method.{{#if order_id}}\n\nOrder: {{order_id}}{{/if}}',
+    action: { url: '{{brand_site_url}}', label: 'See other draws' },
+  },
   purchase_new: {
     subject: 'Your {{ticket_quantity}} ' + TICKET_WORD + ' for {{giveaway_name}}',
     body:

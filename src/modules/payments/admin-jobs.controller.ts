@@ -1,0 +1,31 @@
+import { Controller, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { Auth } from '#app/common/auth/auth.decorators.js';
+import { AppException } from '#app/common/errors/app.exception.js';
+import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { Prop } from '#app/common/validation/fields.js';
+import { ReconcilePaymentsJob } from './jobs/reconcile-payments.job.js';
+
+export class JobRunDto {
+  @Prop(String, { example: 'reconciliation' }) name!: string;
+  @Prop('integer', { description: 'What the run acted on (payments settled, …).' }) affected!: number;
+}
+
+/** Scheduled jobs, run now by a superadmin (DESIGN §10). Names whose feature has not landed answer 404. */
+@ApiTags('ops')
+@Controller('admin/jobs')
+export class AdminJobsController {
+  constructor(private readonly reconcile: ReconcilePaymentsJob) {}
+
+  @Post(':name/run')
+  @Auth('superadmin')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Run a scheduled job now' })
+  @ApiParam({ name: 'name', enum: ['reconciliation', 'renewals', 'expiries', 'reminders'] })
+  @ApiOkResponse({ type: JobRunDto })
+  @ApiErrors(404)
+  async runJob(@Param('name') name: string): Promise<JobRunDto> {
+    if (name === 'reconciliation') return { name, affected: await this.reconcile.run(new Date()) };
+    throw AppException.notFound('Job');
+  }
+}

@@ -1,0 +1,87 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { AuthUser } from '#app/common/auth/auth-user.js';
+import { Auth, CurrentSite, CurrentUser } from '#app/common/auth/auth.decorators.js';
+import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
+import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { setNextCursor } from '#app/common/pagination/pagination.js';
+import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
+import { PaymentListQueryDto, PaymentTransactionDto, RefundDto } from './dto/payment.dto.js';
+import { InboundEventDto, InboundEventsQueryDto } from './dto/inbound-event.dto.js';
+import { InboxService } from './inbox.service.js';
+import { PaymentsService } from './payments.service.js';
+
+@ApiTags('admin: payments')
+@Controller('admin')
+export class AdminPaymentsController {
+  constructor(
+    private readonly payments: PaymentsService,
+    private readonly inbox: InboxService,
+  ) {}
+
+  @Get('payments')
+  @Auth('admin')
+  @ApiOperation({ summary: 'Payments of a site, newest first', description: 'Paged: `limit`, `cursor`.' })
+  @ApiOkResponse({ type: [PaymentTransactionDto] })
+  @ApiErrors(400)
+  async listPayments(
+    @CurrentSite() siteId: string,
+    @Query() query: PaymentListQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<PaymentTransactionDto[]> {
+    const rows = await this.payments.list(siteId, query.status, query.limit, query.cursor);
+    setNextCursor(res, rows, query.limit);
+    return rows;
+  }
+
+  @Post('payments/:id/refund')
+  @Auth('admin')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Refund a payment, whole or in part, at its gateway',
+    description: 'Points the payment earned are reversed pro rata. 409 NOT_REFUNDABLE, 422 REFUND_TOO_LARGE.',
+  })
+  @ApiOkResponse({ type: PaymentTransactionDto })
+  @ApiErrors(400, 404, 409, 422)
+  refundPayment(
+    @CurrentUser() admin: AuthUser,
+    @Param('id', UuidParam) id: string,
+    @Body() body: RefundDto,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<PaymentTransactionDto> {
+    return this.payments.refund(admin, id, body.amount_cents, body.reason, meta);
+  }
+
+  @Get('inbound-events')
+  @Auth('admin')
+  @ApiOperation({
+    summary: 'The webhook inbox: what providers sent, and what became of it',
+    description:
+      'Admins see their site’s events; events not yet matched to a payment only a superadmin sees.',
+  })
+  @ApiOkResponse({ type: [InboundEventDto] })
+  @ApiErrors(400)
+  async listInboundEvents(
+    @CurrentUser() caller: AuthUser,
+    @Query() query: InboundEventsQueryDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<InboundEventDto[]> {
+    const rows = await this.inbox.list(caller, query);
+    setNextCursor(res, rows, query.limit);
+    return rows;
+  }
+
+  @Post('inbound-events/:id/replay')
+  @Auth('admin')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Process a stored event again (safe: fulfilment happens once)' })
+  @ApiOkResponse({ type: InboundEventDto })
+  @ApiErrors(404)
+  replayInboundEvent(
+    @CurrentUser() caller: AuthUser,
+    @Param('id', UuidParam) id: string,
+  ): Promise<InboundEventDto> {
+    return this.inbox.replay(caller, id);
+  }
+}

@@ -1,0 +1,73 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { AppException } from '#app/common/errors/app.exception.js';
+import { ProviderError } from '#app/infra/providers/provider-error.js';
+import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
+import { PaymentGateways } from './payment-gateways.js';
+import { PaymentOutcomeService } from './payment-outcome.service.js';
+import { PaymentsRepository } from './payments.repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface ConfirmRequest {
+  orderId?: string;
+  paymentId?: string;
+  /** What the front end says happened: recorded, never trusted. */
+  clientResultCode?: string;
+  clientStatus?: string;
+}
+
+/**
+ * Endpoint 3's second mode: a front end hands over a completed checkout. The server asks the gateway
+ * what happened and acts on that alone; whatever the client claims is only recorded.
+ */
+@Injectable()
+export class ConfirmationService {
+  constructor(
+    private readonly payments: PaymentsRepository,
+    private readonly gateways: PaymentGateways,
+    private readonly outcomes: PaymentOutcomeService,
+  ) {}
+
+  async confirm(req: ConfirmRequest): Promise<PaymentTransaction> {
+    const payment = await this.find(req);
+    if (!payment || payment.gateway !== 'gatewayone') throw AppException.notFound('Order');
+    let verdict;
+    try {
+      verdict = await this.gateways.verdict(payment);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      throw new AppException(
+        HttpStatus.BAD_GATEWAY,
+        'GATEWAY_UNAVAILABLE',
+        'The payment gateway could not be reached; try again.',
+      );
+    }
+    const after = await this.outcomes.apply(payment.id, {
+      outcome: verdict.outcome,
+      source: 'confirmation',
+      gatewayPaymentId: verdict.gatewayPaymentId,
+      gatewayResponse: verdict.raw,
+      clientClaim: {
+        result_code: req.clientResultCode ?? null,
+        status: req.clientStatus ?? null,
+        at: new Date().toISOString(),
+      },
+    });
+    if (!after) throw AppException.notFound('Order');
+    if (after.status === 'failed' || after.status === 'cancelled')
+      throw AppException.unprocessable(
+        'PAYMENT_DECLINED',
+        'The gateway reports that the payment did not go through.',
+      );
+    return after;
+  }
+
+  private async find(req: ConfirmRequest): Promise<PaymentTransaction | null> {
+    if (req.orderId && UUID.test(req.orderId)) {
+      const byOrder = await this.payments.findById(req.orderId);
+      if (byOrder) return byOrder;
+    }
+    if (req.paymentId) return this.payments.findByCheckout('gatewayone', req.paymentId);
+    return null;
+  }
+}

@@ -1,0 +1,137 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsOptional, ValidateNested } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { Bool, Email, Int, Num, Obj, Prop, Str, StrArray } from '#app/common/validation/fields.js';
+
+export class OrderUpsellDto {
+  @Num({ min: 0, description: 'Display saving in major units; recomputed by the server.' }) discount?: number;
+  @Num({ min: 0, max: 100, description: 'Percent off the unit price for this bundle.' }) percentage?: number;
+  @Int({ min: 1, max: 10000, description: 'Legacy alias of `quantity`; must agree with it.' }) qty?: number;
+  @Int({ min: 1, max: 10000, description: 'Tickets in the bundle: names the raffle’s bundle.' })
+  quantity?: number;
+}
+
+const upsellsDecorators = [
+  IsOptional(),
+  IsArray(),
+  ArrayMaxSize(20),
+  ValidateNested({ each: true }),
+  Type(() => OrderUpsellDto),
+  ApiProperty({
+    type: [OrderUpsellDto],
+    required: false,
+    description: 'Chosen bundles (matched by `quantity`).',
+  }),
+];
+
+/**
+ * Endpoint 3. `confirmation_only: true` with `order_id` and/or `payment_id` processes a completed order
+ * (the server asks the gateway); any other body creates an order for the raffle named by `item_id`.
+ */
+export class GatewayOneOrderDto {
+  @Num({
+    min: 0,
+    description: 'Major units; when sent it must equal the server’s price (else AMOUNT_MISMATCH).',
+  })
+  amount?: number;
+  @Str({ max: 3, example: 'GBP' }) currency?: string;
+  @Str({ max: 500 }) description?: string;
+  @StrArray({ maxItems: 20, maxLength: 40 }) brands?: string[];
+  @Str({ max: 1000 }) cancel_url?: string;
+  @Str({ max: 1000 }) failure_url?: string;
+  @Str({ max: 1000 }) success_url?: string;
+  @Str({ max: 1000 }) redirect_url?: string;
+  @Str({ max: 40 }) completed_at?: string;
+  @Str({ max: 40 }) created_at?: string;
+  @Bool({ description: 'true: process a completed order instead of creating one.' })
+  confirmation_only?: boolean;
+  @Obj() custom_data?: Record<string, unknown>;
+  @Obj() metadata?: Record<string, unknown>;
+  @Obj() utm_params?: Record<string, unknown>;
+  @Email() customer_email?: string;
+  @Str({ max: 200 }) customer_name?: string;
+  @Str({ max: 40 }) customer_phone?: string;
+  @Str({ max: 100 }) entity_id?: string;
+  @Str({ max: 100, description: 'The raffle’s item_id (creation).' }) item_id?: string;
+  @Str({ max: 100, description: 'Our order id, from the creation answer (confirmation).' }) order_id?: string;
+  @Str({ max: 100, description: 'The gateway’s payment or checkout id (confirmation).' }) payment_id?: string;
+  @Str({ max: 64, description: 'A hint: must match the buyer named by the token or customer_email.' })
+  user_id?: string;
+  @Str({ max: 64 }) site_id?: string;
+  @Bool({ description: 'Ask for the payment widget’s integrity hash.' }) integrity?: boolean;
+  @Str({ max: 40 }) payment_brand?: string;
+  @Str({ max: 40 }) payment_type?: string;
+  @Str({ max: 100, description: 'Recorded, never trusted.' }) result_code?: string;
+  @Str({ max: 100, description: 'Recorded, never trusted.' }) status?: string;
+  @Int({ min: 1, max: 10000, example: 5, description: 'Single tickets (default 1).' }) quantity?: number;
+  @applyAll(upsellsDecorators) upsells?: OrderUpsellDto[];
+  @Bool({ description: 'false (or unknown e-mail): a guest purchase that creates the account.' })
+  user_exists?: boolean;
+  @Str({ max: 200 }) utm?: string;
+  @Str({ max: 200 }) utm_campaign?: string;
+  @Str({ max: 200 }) utm_content?: string;
+  @Str({ max: 200 }) utm_medium?: string;
+  @Str({ max: 200 }) utm_source?: string;
+  @Str({ max: 200 }) utm_term?: string;
+}
+
+/** Endpoint 4. */
+export class GatewayTwoOrderDto {
+  @Num({ required: true, min: 0, example: 12.5, description: 'Major units.' }) amount!: number;
+  @Str({ required: true, max: 3, example: 'GBP' }) currency!: string;
+  @Str({ required: true, max: 500, example: '5 tickets' }) description!: string;
+  @Str({ max: 1000 }) cancel_url?: string;
+  @Email() customer_email?: string;
+  @Str({ max: 1000 }) failure_url?: string;
+  @Str({
+    max: 100,
+    description: 'A raffle’s item_id: priced like endpoint 3. Without it, a generic payment.',
+  })
+  item_id?: string;
+  @Str({ max: 64 }) site_id?: string;
+  @Str({ max: 1000 }) success_url?: string;
+  @Str({ max: 64 }) user_id?: string;
+  @Str({ max: 200 }) utm?: string;
+  @Str({ max: 200 }) utm_campaign?: string;
+  @Str({ max: 200 }) utm_content?: string;
+  @Str({ max: 200 }) utm_medium?: string;
+  @Str({ max: 200 }) utm_source?: string;
+  @Str({ max: 200 }) utm_term?: string;
+  @Int({ min: 1, max: 10000 }) quantity?: number;
+  @Bool() user_exists?: boolean;
+}
+
+const text = { nullable: true } as const;
+
+/** Endpoint 3's answer; failures too (`success: false`, `error`, `error_code`, `message`). */
+export class GatewayOneOrderResultDto {
+  @Prop(Boolean) success!: boolean;
+  @Prop(String, text) checkout_id!: string | null;
+  @Prop(String, { ...text, description: 'Our order id.' }) order_id!: string | null;
+  @Prop(String, { ...text, description: 'The gateway’s payment id once known; until then the checkout id.' })
+  payment_id!: string | null;
+  @Prop(String, { ...text, example: 'pending' }) order_state!: string | null;
+  @Prop(String, { ...text, example: 'pending' }) status!: string | null;
+  @Prop(String, { ...text, example: 'sandbox' }) environment!: string | null;
+  @Prop(String, text) integrity!: string | null;
+  @Prop(String, text) message!: string | null;
+  @Prop(String, text) error!: string | null;
+  @Prop(String, { ...text, example: 'AMOUNT_MISMATCH' }) error_code!: string | null;
+}
+
+/** Endpoint 4's answer. */
+export class GatewayTwoOrderResultDto {
+  @Prop(Boolean) success!: boolean;
+  @Prop(String, text) checkout_url!: string | null;
+  @Prop(String, text) environment!: string | null;
+  @Prop(String, text) error!: string | null;
+  @Prop(String, text) error_code!: string | null;
+  @Prop(String, text) order_id!: string | null;
+  @Prop(String, { ...text, example: 'pending' }) order_state!: string | null;
+}
+
+function applyAll(decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => {
+    for (const decorate of decorators) decorate(target, key);
+  };
+}

@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import type { EntityManager, Repository } from 'typeorm';
+import { InboundEvent, type InboundStatus } from './entities/inbound-event.entity.js';
+
+@Injectable()
+export class InboundEventsRepository {
+  constructor(@InjectRepository(InboundEvent) private readonly events: Repository<InboundEvent>) {}
+
+  /** Stores an event once per provider key; null when it was already there (a duplicate delivery). */
+  async insertOnce(
+    manager: EntityManager,
+    row: Pick<InboundEvent, 'provider' | 'event_key' | 'event_type' | 'payload'>,
+  ): Promise<string | null> {
+    const result = await manager
+      .getRepository(InboundEvent)
+      .createQueryBuilder()
+      .insert()
+      .values({ ...row, payload: row.payload as never })
+      .orIgnore()
+      .returning(['id'])
+      .execute();
+    const inserted = result.raw as Array<{ id: string }>;
+    return inserted[0]?.id ?? null;
+  }
+
+  findById(id: string, manager?: EntityManager): Promise<InboundEvent | null> {
+    return (manager ?? this.events.manager).getRepository(InboundEvent).findOne({ where: { id } });
+  }
+
+  async mark(
+    id: string,
+    changes: Partial<
+      Pick<InboundEvent, 'status' | 'last_error' | 'site_id' | 'payment_transaction_id' | 'processed_at'>
+    >,
+    manager?: EntityManager,
+  ): Promise<void> {
+    await (manager ?? this.events.manager)
+      .getRepository(InboundEvent)
+      .createQueryBuilder()
+      .update()
+      .set({ ...changes, attempts: () => 'attempts + 1' })
+      .where('id = :id', { id })
+      .execute();
+  }
+
+  list(
+    filter: { provider?: string; status?: InboundStatus; siteId?: string },
+    limit: number,
+    cursor?: string,
+  ): Promise<InboundEvent[]> {
+    const qb = this.events
+      .createQueryBuilder('e')
+      .orderBy('e.created_at', 'DESC')
+      .addOrderBy('e.id', 'DESC')
+      .take(limit);
+    if (filter.provider) qb.andWhere('e.provider = :provider', { provider: filter.provider });
+    if (filter.status) qb.andWhere('e.status = :status', { status: filter.status });
+    if (filter.siteId) qb.andWhere('e.site_id = :siteId', { siteId: filter.siteId });
+    if (cursor)
+      qb.andWhere('(e.created_at, e.id) < (SELECT created_at, id FROM inbound_events WHERE id = :cursor)', {
+        cursor,
+      });
+    return qb.getMany();
+  }
+}

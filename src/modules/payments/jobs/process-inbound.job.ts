@@ -1,0 +1,94 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { classifyResultCode } from '#app/infra/providers/gatewayone/gatewayone.rules.js';
+import type { GatewayOneWebhookEvent } from '#app/infra/providers/gatewayone/gatewayone.types.js';
+import type { GatewayTwoWebhookEvent } from '#app/infra/providers/gatewaytwo/gatewaytwo.types.js';
+import type { InboundEvent } from '../entities/inbound-event.entity.js';
+import type { PaymentTransaction } from '../entities/payment-transaction.entity.js';
+import { InboundEventsRepository } from '../inbound-events.repository.js';
+import { PaymentGateways } from '../payment-gateways.js';
+import { PaymentOutcomeService } from '../payment-outcome.service.js';
+import { PaymentsRepository } from '../payments.repository.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Processes one inbox event. Duplicates never get here (the inbox is unique on the event key), and
+ * out-of-order events are harmless: statuses only move forward and fulfilment happens once. A
+ * gatewaytwo event is a hint: the order is fetched and its state is what counts.
+ */
+@Injectable()
+export class ProcessInboundJob implements OnModuleInit {
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly inbox: InboundEventsRepository,
+    private readonly payments: PaymentsRepository,
+    private readonly gateways: PaymentGateways,
+    private readonly outcomes: PaymentOutcomeService,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register('inbound.process', (data) => this.run(data.inbound_event_id));
+  }
+
+  async run(eventId: string): Promise<void> {
+    const event = await this.inbox.findById(eventId);
+    if (!event || event.status === 'processed' || event.status === 'ignored') return;
+    try {
+      const payment = await this.paymentOf(event);
+      if (!payment) {
+        await this.inbox.mark(event.id, {
+          status: 'ignored',
+          last_error: 'no payment of ours matches',
+          processed_at: new Date(),
+        });
+        return;
+      }
+      if (event.provider === 'gatewayone') {
+        const { payload } = event.payload as unknown as GatewayOneWebhookEvent;
+        await this.outcomes.apply(payment.id, {
+          outcome: classifyResultCode(payload.result.code),
+          source: 'webhook',
+          gatewayPaymentId: payload.id,
+          webhook: event.payload,
+        });
+      } else {
+        const verdict = await this.gateways.verdict(payment);
+        await this.outcomes.apply(payment.id, {
+          outcome: verdict.outcome,
+          source: 'webhook',
+          gatewayPaymentId: verdict.gatewayPaymentId,
+          gatewayResponse: verdict.raw,
+          webhook: event.payload,
+        });
+      }
+      await this.inbox.mark(event.id, {
+        status: 'processed',
+        last_error: null,
+        site_id: payment.site_id,
+        payment_transaction_id: payment.id,
+        processed_at: new Date(),
+      });
+    } catch (error) {
+      await this.inbox.mark(event.id, {
+        status: 'failed',
+        last_error: (error as Error).message.slice(0, 1000),
+      });
+      throw error; // the queue retries with back-off
+    }
+  }
+
+  private async paymentOf(event: InboundEvent): Promise<PaymentTransaction | null> {
+    if (event.provider === 'gatewayone') {
+      const { type, payload } = event.payload as unknown as GatewayOneWebhookEvent;
+      if (type !== 'PAYMENT') return null;
+      const byRef =
+        payload.merchantTransactionId && UUID.test(payload.merchantTransactionId)
+          ? await this.payments.findById(payload.merchantTransactionId)
+          : null;
+      return byRef ?? (payload.ndc ? this.payments.findByCheckout('gatewayone', payload.ndc) : null);
+    }
+    const { order_id } = event.payload as unknown as GatewayTwoWebhookEvent;
+    return this.payments.findByCheckout('gatewaytwo', order_id);
+  }
+}

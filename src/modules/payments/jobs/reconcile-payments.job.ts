@@ -1,0 +1,58 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { ProviderError } from '#app/infra/providers/provider-error.js';
+import { PaymentGateways } from '../payment-gateways.js';
+import { PaymentOutcomeService } from '../payment-outcome.service.js';
+import { PaymentsRepository } from '../payments.repository.js';
+
+/** Open payments older than this are asked about: younger ones are still in the buyer's hands. */
+export const RECONCILE_AFTER_MS = 2 * 60_000;
+const BATCH = 100;
+
+/**
+ * Polls the gateway for payments still open that no webhook or confirmation settled (a lost webhook, a
+ * closed browser): every five minutes, or now through `POST /admin/jobs/reconciliation/run`.
+ */
+@Injectable()
+export class ReconcilePaymentsJob implements OnModuleInit {
+  private readonly logger = new Logger(ReconcilePaymentsJob.name);
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly payments: PaymentsRepository,
+    private readonly gateways: PaymentGateways,
+    private readonly outcomes: PaymentOutcomeService,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register('payments.reconcile', async () => {
+      await this.run(new Date(Date.now() - RECONCILE_AFTER_MS));
+    });
+    this.jobs.schedule('payments.reconcile', '*/5 * * * *', {});
+  }
+
+  /** Answers how many payments it settled. */
+  async run(olderThan: Date): Promise<number> {
+    let settled = 0;
+    for (const payment of await this.payments.pendingBefore(olderThan, BATCH)) {
+      try {
+        const verdict = await this.gateways.verdict(payment);
+        const after = await this.outcomes.apply(payment.id, {
+          outcome: verdict.outcome,
+          source: 'reconciliation',
+          gatewayPaymentId: verdict.gatewayPaymentId,
+          gatewayResponse: verdict.raw,
+        });
+        if (after && after.status !== payment.status) settled++;
+      } catch (error) {
+        // One gateway failure must not stop the others; the next run asks again.
+        if (!(error instanceof ProviderError)) throw error;
+        this.logger.warn(
+          { payment_transaction_id: payment.id, kind: error.kind },
+          'reconciliation could not ask',
+        );
+      }
+    }
+    return settled;
+  }
+}

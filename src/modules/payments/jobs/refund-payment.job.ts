@@ -1,0 +1,28 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { RefundsService } from '../refunds.service.js';
+
+/** Sends a queued refund (a paid order that could not be entered); retried by the queue on failure. */
+@Injectable()
+export class RefundPaymentJob implements OnModuleInit {
+  private readonly logger = new Logger(RefundPaymentJob.name);
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly refunds: RefundsService,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register('payments.refund', async (data) => {
+      const result = await this.refunds.refund(
+        data.payment_transaction_id,
+        data.amount_cents,
+        data.reason,
+        null,
+      );
+      if (!result.done)
+        throw new Error(`refund of ${data.payment_transaction_id} not done: ${result.reason}`);
+      this.logger.log({ payment_transaction_id: data.payment_transaction_id }, 'refund sent');
+    });
+  }
+}

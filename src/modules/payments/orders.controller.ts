@@ -1,0 +1,177 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import type { AuthUser } from '#app/common/auth/auth-user.js';
+import { CurrentSite, CurrentUser, OptionalAuth } from '#app/common/auth/auth.decorators.js';
+import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
+import { Idempotent } from '#app/common/idempotency/idempotency.decorator.js';
+import { RateLimit } from '#app/common/rate-limit/rate-limit.decorator.js';
+import { RATE_LIMITS } from '#app/common/rate-limit/rate-limit.rules.js';
+import { ConfirmationService } from './confirmation.service.js';
+import {
+  GatewayOneOrderDto,
+  GatewayOneOrderResultDto,
+  GatewayTwoOrderDto,
+  GatewayTwoOrderResultDto,
+} from './dto/order.dto.js';
+import { OrdersService } from './orders.service.js';
+
+const ERROR_CODES =
+  'Failures answer `{success: false, error, error_code, message}` with the HTTP status of the same failure ' +
+  'elsewhere: VALIDATION_FAILED (400), UNAUTHENTICATED (401, a bad token), USER_MISMATCH, AMOUNT_MISMATCH, ' +
+  'CURRENCY_MISMATCH, SOLD_OUT, MAX_ENTRIES_REACHED, SPEND_LIMIT_REACHED, SELF_PAUSED, PAYMENT_DECLINED, ' +
+  'UNKNOWN_UPSELL (422), NOT_FOUND (404), RAFFLE_CLOSED (409), IDEMPOTENCY_KEY_IN_USE (409), ' +
+  'IDEMPOTENCY_KEY_REUSED (422), RATE_LIMITED (429), GATEWAY_UNAVAILABLE (502).';
+
+@ApiTags('payments')
+@Controller()
+export class OrdersController {
+  constructor(
+    private readonly orders: OrdersService,
+    private readonly confirmations: ConfirmationService,
+  ) {}
+
+  @Post('gatewayone/create-order')
+  @OptionalAuth()
+  @HttpCode(200)
+  @Idempotent()
+  @RateLimit(...RATE_LIMITS.orderCreate)
+  @ApiOperation({
+    summary: 'Create an order at gatewayone, or process a completed one',
+    description:
+      'Creation (any body without `confirmation_only: true`): the server prices `quantity` tickets and the ' +
+      'chosen `upsells` of the raffle named by `item_id`; a differing `amount` is refused. With a Bearer token ' +
+      'the token names the buyer; without one `customer_email` names or creates the account (a guest ' +
+      'purchase). Confirmation (`confirmation_only: true` with `order_id` and/or `payment_id`): the server ' +
+      'asks the gateway and fulfils; `result_code`/`status` are only recorded. ' +
+      ERROR_CODES,
+  })
+  @ApiOkResponse({ type: GatewayOneOrderResultDto })
+  async gatewayOneCreateOrder(
+    @Body() body: GatewayOneOrderDto,
+    @CurrentUser() caller: AuthUser | undefined,
+    @CurrentSite() siteId: string | undefined,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<GatewayOneOrderResultDto> {
+    if (body.confirmation_only) {
+      const payment = await this.confirmations.confirm({
+        orderId: body.order_id,
+        paymentId: body.payment_id,
+        clientResultCode: body.result_code,
+        clientStatus: body.status,
+      });
+      return {
+        success:
+          payment.status === 'succeeded' || payment.status === 'pending' || payment.status === 'review',
+        checkout_id: payment.checkout_id,
+        order_id: payment.id,
+        payment_id: payment.gateway_transaction_id ?? payment.checkout_id,
+        order_state: payment.status,
+        status: payment.status,
+        environment: this.orders.environment(),
+        integrity: null,
+        message:
+          payment.status === 'succeeded'
+            ? 'Payment confirmed; your entries are in.'
+            : `Payment is ${payment.status}.`,
+        error: null,
+        error_code: null,
+      };
+    }
+    const { payment, checkout } = await this.orders.create(
+      caller,
+      {
+        gateway: 'gatewayone',
+        siteId,
+        buyer: { email: body.customer_email, name: body.customer_name, userIdHint: body.user_id },
+        itemId: body.item_id,
+        quantity: body.quantity,
+        upsells: body.upsells,
+        amountMajor: body.amount,
+        currency: body.currency,
+        description: body.description,
+        paymentMethod: body.payment_brand ?? 'card',
+        integrity: body.integrity,
+        returnUrl: body.success_url ?? body.redirect_url ?? null,
+        metadata: utmOf(body),
+      },
+      meta,
+    );
+    return {
+      success: true,
+      checkout_id: checkout.checkoutId,
+      order_id: payment.id,
+      payment_id: checkout.checkoutId,
+      order_state: payment.status,
+      status: payment.status,
+      environment: this.orders.environment(),
+      integrity: checkout.integrity,
+      message: 'Checkout created; complete the payment on the hosted form.',
+      error: null,
+      error_code: null,
+    };
+  }
+
+  @Post('gatewaytwo/create-order')
+  @OptionalAuth()
+  @HttpCode(200)
+  @Idempotent()
+  @RateLimit(...RATE_LIMITS.orderCreate)
+  @ApiOperation({
+    summary: 'Create an order at gatewaytwo',
+    description:
+      'With `item_id` the server prices the raffle order like gatewayone’s (`amount` must match); without it, ' +
+      'a generic payment of `amount`. Answers the gateway’s `checkout_url`. ' +
+      ERROR_CODES,
+  })
+  @ApiOkResponse({ type: GatewayTwoOrderResultDto })
+  async gatewayTwoCreateOrder(
+    @Body() body: GatewayTwoOrderDto,
+    @CurrentUser() caller: AuthUser | undefined,
+    @CurrentSite() siteId: string | undefined,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<GatewayTwoOrderResultDto> {
+    const { payment, checkout } = await this.orders.create(
+      caller,
+      {
+        gateway: 'gatewaytwo',
+        siteId,
+        buyer: { email: body.customer_email, userIdHint: body.user_id },
+        itemId: body.item_id,
+        quantity: body.quantity,
+        amountMajor: body.amount,
+        currency: body.currency,
+        description: body.description,
+        paymentMethod: 'revolut_pay',
+        returnUrl: body.success_url ?? null,
+        metadata: utmOf(body),
+      },
+      meta,
+    );
+    return {
+      success: true,
+      checkout_url: checkout.checkoutUrl,
+      environment: this.orders.environment(),
+      error: null,
+      error_code: null,
+      order_id: payment.id,
+      order_state: payment.status,
+    };
+  }
+}
+
+/** Campaign fields kept on the payment's metadata for reporting. */
+function utmOf(body: object): Record<string, unknown> {
+  const keys = [
+    'utm',
+    'utm_campaign',
+    'utm_content',
+    'utm_medium',
+    'utm_source',
+    'utm_term',
+    'utm_params',
+    'custom_data',
+    'metadata',
+  ];
+  const fields = body as Record<string, unknown>;
+  return Object.fromEntries(keys.filter((k) => fields[k] !== undefined).map((k) => [k, fields[k]]));
+}

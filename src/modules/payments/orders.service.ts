@@ -1,0 +1,221 @@
+import { HttpStatus, Injectable } from '@nestjs/common';
+import type { AuthUser } from '#app/common/auth/auth-user.js';
+import { AppException } from '#app/common/errors/app.exception.js';
+import type { RequestMeta } from '#app/common/http/request-meta.js';
+import { isCurrencyCode, majorToMinor, MoneyError } from '#app/common/money.js';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { ProviderError } from '#app/infra/providers/provider-error.js';
+import { canJoin } from '#app/modules/raffles/raffles.rules.js';
+import { RafflesService } from '#app/modules/raffles/raffles.service.js';
+import { ResponsiblePlayService } from '#app/modules/responsible-play/responsible-play.service.js';
+import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
+import { type BuyerClaim, BuyersService } from './buyers.service.js';
+import type { Gateway, PaymentTransaction } from './entities/payment-transaction.entity.js';
+import { type OpenedCheckout, PaymentGateways } from './payment-gateways.js';
+import { PaymentOutcomeService } from './payment-outcome.service.js';
+import { PaymentsRepository } from './payments.repository.js';
+
+export interface OrderRequest {
+  gateway: Gateway;
+  siteId: string | undefined;
+  buyer: Omit<BuyerClaim, 'siteId'>;
+  /** A raffle's item_id; without it a generic payment of `amountMajor`. */
+  itemId?: string;
+  quantity?: number;
+  upsells?: Array<{ quantity?: number; qty?: number; percentage?: number }>;
+  /** What the client thinks it costs (major units): must equal the server's price. */
+  amountMajor?: number;
+  /** A generic payment's amount in minor units (endpoint 6). */
+  amountCents?: number;
+  currency?: string;
+  description?: string;
+  paymentMethod?: string;
+  integrity?: boolean;
+  returnUrl?: string | null;
+  metadata?: Record<string, unknown>;
+}
+
+export interface OpenedOrder {
+  payment: PaymentTransaction;
+  checkout: OpenedCheckout;
+}
+
+/**
+ * Creating orders (endpoints 3, 4 and 6): the server prices the order itself, counts it against the
+ * buyer's spend limit and self-pause in the order's own transaction, stores a pending payment, then
+ * opens a checkout at the gateway — after the commit, so no transaction waits on a network call.
+ */
+@Injectable()
+export class OrdersService {
+  constructor(
+    private readonly payments: PaymentsRepository,
+    private readonly raffles: RafflesService,
+    private readonly buyers: BuyersService,
+    private readonly limits: ResponsiblePlayService,
+    private readonly gateways: PaymentGateways,
+    private readonly activity: ActivityLogService,
+    private readonly outcomes: PaymentOutcomeService,
+    private readonly tx: TransactionRunner,
+  ) {}
+
+  async create(caller: AuthUser | undefined, req: OrderRequest, meta: RequestMeta): Promise<OpenedOrder> {
+    const siteId = caller?.siteId ?? req.siteId;
+    if (!siteId) throw AppException.validation([{ field: 'site_id', message: 'site_id is required' }]);
+    const priced = req.itemId ? await this.priceRaffleOrder(siteId, req.itemId, req) : this.priceGeneric(req);
+    const buyer = await this.buyers.resolve(caller, { ...req.buyer, siteId }, meta);
+    const now = new Date();
+    const payment = await this.tx.run(async (manager) => {
+      const reservation = await this.limits.reserveSpend(manager, {
+        userId: buyer.userId,
+        amountCents: priced.amountCents,
+        now,
+      });
+      const row = await this.payments.create(
+        {
+          site_id: siteId,
+          user_id: buyer.userId,
+          gateway: req.gateway,
+          checkout_id: null,
+          gateway_transaction_id: null,
+          currency: priced.currency,
+          amount_cents: priced.amountCents,
+          description: req.description ?? priced.description,
+          payment_method: req.paymentMethod ?? null,
+          status: 'pending',
+          fraud_score: null,
+          metadata: { ...(req.metadata ?? {}) },
+          purpose: priced.raffleId ? 'raffle' : 'generic',
+          raffle_id: priced.raffleId,
+          order_details: priced.details,
+          new_account: buyer.created,
+          spend_month: reservation.month,
+          ip_address: meta.ip,
+          user_agent: meta.userAgent,
+          webhook_received_at: null,
+          webhook_data: null,
+          gateway_response: null,
+          subscription_id: null,
+        },
+        manager,
+      );
+      await this.activity.record(
+        {
+          userId: buyer.userId,
+          siteId,
+          type: 'order_created',
+          description: `Order of ${priced.amountCents} ${priced.currency} at ${req.gateway}`,
+          resourceType: 'payment_transaction',
+          resourceId: row.id,
+        },
+        meta,
+        manager,
+      );
+      return row;
+    });
+    return { payment, checkout: await this.openCheckout(payment, req, buyer.email) };
+  }
+
+  environment(): 'sandbox' | 'live' {
+    return this.gateways.environment();
+  }
+
+  private async openCheckout(
+    payment: PaymentTransaction,
+    req: OrderRequest,
+    email: string,
+  ): Promise<OpenedCheckout> {
+    let checkout: OpenedCheckout;
+    try {
+      checkout = await this.gateways.open(payment, {
+        integrity: req.integrity,
+        returnUrl: req.returnUrl,
+        customerEmail: email,
+      });
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      // No checkout exists: the order is over, and its spend reservation goes back.
+      await this.outcomes.apply(payment.id, {
+        outcome: 'failed',
+        source: 'checkout',
+        gatewayResponse: { error: error.message, kind: error.kind },
+      });
+      throw new AppException(
+        HttpStatus.BAD_GATEWAY,
+        'GATEWAY_UNAVAILABLE',
+        'The payment gateway could not be reached; try again.',
+      );
+    }
+    const metadata = {
+      ...payment.metadata,
+      checkout_id: checkout.checkoutId,
+      checkout_url: checkout.checkoutUrl,
+    };
+    await this.payments.update(payment.id, {
+      checkout_id: checkout.checkoutId,
+      gateway_response: checkout.raw,
+      metadata,
+    });
+    Object.assign(payment, { checkout_id: checkout.checkoutId, gateway_response: checkout.raw, metadata });
+    return checkout;
+  }
+
+  private async priceRaffleOrder(siteId: string, itemId: string, req: OrderRequest) {
+    const raffle = await this.raffles.findByItemId(siteId, itemId);
+    if (!raffle) throw AppException.notFound('Raffle');
+    if (!canJoin(raffle, new Date()))
+      throw AppException.conflict('RAFFLE_CLOSED', 'This raffle is not open for entries.');
+    const upsells = (req.upsells ?? []).map((u) => ({
+      quantity: u.quantity,
+      qty: u.qty,
+      percentage: u.percentage,
+    }));
+    const price = this.raffles.priceOrder(raffle, req.quantity ?? 1, upsells);
+    // Checks, reserves nothing: a buyer who pays for the last tickets someone else took is refunded.
+    this.raffles.checkOrderFits(raffle, price.tickets);
+    if (req.currency && req.currency.toUpperCase() !== raffle.currency)
+      throw AppException.unprocessable('CURRENCY_MISMATCH', `This raffle is priced in ${raffle.currency}.`);
+    if (
+      req.amountMajor !== undefined &&
+      this.toMinor(req.amountMajor, raffle.currency) !== price.amount_cents
+    )
+      throw AppException.unprocessable(
+        'AMOUNT_MISMATCH',
+        'The amount does not match the server’s price for this order.',
+      );
+    return {
+      raffleId: raffle.id,
+      amountCents: price.amount_cents,
+      currency: raffle.currency,
+      description: `${price.tickets} ticket(s) for ${raffle.name}`,
+      details: {
+        ...price,
+        item_id: raffle.item_id,
+        tickets: price.tickets,
+        quantity: req.quantity ?? 1,
+        upsells,
+      },
+    };
+  }
+
+  private priceGeneric(req: OrderRequest) {
+    if ((req.amountMajor === undefined && req.amountCents === undefined) || !req.currency)
+      throw AppException.validation([{ field: 'amount', message: 'amount and currency are required' }]);
+    const currency = req.currency.toUpperCase();
+    if (!isCurrencyCode(currency))
+      throw AppException.validation([{ field: 'currency', message: 'currency must be an ISO 4217 code' }]);
+    const amountCents = req.amountCents ?? this.toMinor(req.amountMajor ?? 0, currency);
+    if (amountCents <= 0)
+      throw AppException.validation([{ field: 'amount', message: 'amount must be positive' }]);
+    return { raffleId: null, amountCents, currency, description: req.description ?? 'Payment', details: {} };
+  }
+
+  private toMinor(amount: number, currency: string): number {
+    try {
+      return majorToMinor(amount, currency);
+    } catch (error) {
+      if (error instanceof MoneyError)
+        throw AppException.validation([{ field: 'amount', message: error.message }]);
+      throw error;
+    }
+  }
+}

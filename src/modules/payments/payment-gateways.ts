@@ -1,0 +1,112 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '#app/config/app-config.js';
+import { GatewayOneClient } from '#app/infra/providers/gatewayone/gatewayone.client.js';
+import { GatewayTwoClient } from '#app/infra/providers/gatewaytwo/gatewaytwo.client.js';
+import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
+import type { GatewayOutcome } from './payments.rules.js';
+
+export interface OpenedCheckout {
+  checkoutId: string;
+  checkoutUrl: string | null;
+  integrity: string | null;
+  raw: Record<string, unknown>;
+}
+
+export interface GatewayVerdict {
+  outcome: GatewayOutcome;
+  gatewayPaymentId: string | null;
+  resultCode: string | null;
+  raw: Record<string, unknown>;
+}
+
+/**
+ * The two gateways as payments needs them: open a checkout for a payment, ask what became of it,
+ * refund it. Adapters throw `ProviderError` (`unavailable` or `rejected`) on failure.
+ */
+@Injectable()
+export class PaymentGateways {
+  constructor(
+    private readonly one: GatewayOneClient,
+    private readonly two: GatewayTwoClient,
+    private readonly config: AppConfig,
+  ) {}
+
+  async open(
+    payment: PaymentTransaction,
+    opts: { integrity?: boolean; returnUrl?: string | null; customerEmail?: string | null },
+  ): Promise<OpenedCheckout> {
+    if (payment.gateway === 'gatewayone') {
+      const created = await this.one.createCheckoutOnce({
+        amountCents: payment.amount_cents,
+        currency: payment.currency,
+        merchantTransactionId: payment.id,
+        customParameters: { site_id: payment.site_id },
+        integrity: opts.integrity,
+        shopperResultUrl: opts.returnUrl ?? undefined,
+      });
+      return {
+        checkoutId: created.id,
+        checkoutUrl: this.hostedFormUrl(created.id),
+        integrity: created.integrity ?? null,
+        raw: created.raw,
+      };
+    }
+    const order = await this.two.createOrder({
+      amountCents: payment.amount_cents,
+      currency: payment.currency,
+      description: payment.description ?? 'Order',
+      reference: payment.id,
+      redirectUrl: opts.returnUrl ?? undefined,
+      customerEmail: opts.customerEmail ?? undefined,
+    });
+    return { checkoutId: order.id, checkoutUrl: order.checkoutUrl, integrity: null, raw: order.raw };
+  }
+
+  /** What the gateway says became of the payment: the only source of truth for money. */
+  async verdict(payment: PaymentTransaction): Promise<GatewayVerdict> {
+    if (!payment.checkout_id)
+      return { outcome: 'pending', gatewayPaymentId: null, resultCode: null, raw: {} };
+    if (payment.gateway === 'gatewayone') {
+      const result = await this.one.getCheckoutPayment(payment.checkout_id);
+      return {
+        outcome: result.outcome,
+        gatewayPaymentId: result.paymentId ?? null,
+        resultCode: result.resultCode,
+        raw: result.raw,
+      };
+    }
+    const order = await this.two.getOrder(payment.checkout_id);
+    return { outcome: order.outcome, gatewayPaymentId: order.id, resultCode: order.state, raw: order.raw };
+  }
+
+  async refund(
+    payment: PaymentTransaction,
+    amountCents: number,
+    reason: string,
+  ): Promise<{ ok: boolean; raw: Record<string, unknown> }> {
+    if (payment.gateway === 'gatewayone') {
+      const paymentId = payment.gateway_transaction_id;
+      if (!paymentId) return { ok: false, raw: { error: 'no gateway payment id to refund' } };
+      const refund = await this.one.refund(paymentId, amountCents, payment.currency);
+      return { ok: refund.outcome === 'succeeded', raw: refund.raw };
+    }
+    if (!payment.checkout_id) return { ok: false, raw: { error: 'no gateway order to refund' } };
+    const refund = await this.two.refundOrder(payment.checkout_id, amountCents, reason);
+    return { ok: refund.outcome !== 'failed' && refund.outcome !== 'cancelled', raw: refund.raw };
+  }
+
+  environment(): 'sandbox' | 'live' {
+    return this.config.providers;
+  }
+
+  /**
+   * Where a browser pays a gatewayone checkout: the sandbox's own form page, or the gateway's payment
+   * widget script a front end embeds.
+   */
+  private hostedFormUrl(checkoutId: string): string {
+    const base = this.config.gatewayOne?.baseUrl ?? '';
+    return this.config.providers === 'sandbox'
+      ? `${base}/pay/${encodeURIComponent(checkoutId)}`
+      : this.one.widgetScriptUrl(checkoutId);
+  }
+}

@@ -1,0 +1,77 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { GatewaysModule } from '#app/infra/providers/gateways.module.js';
+import { AuthModule } from '#app/modules/auth/auth.module.js';
+import { MailModule } from '#app/modules/mail/mail.module.js';
+import { RafflesModule } from '#app/modules/raffles/raffles.module.js';
+import { ResponsiblePlayModule } from '#app/modules/responsible-play/responsible-play.module.js';
+import { RewardsModule } from '#app/modules/rewards/rewards.module.js';
+import { SitesModule } from '#app/modules/sites/sites.module.js';
+import { UsersModule } from '#app/modules/users/users.module.js';
+import { AdminJobsController } from './admin-jobs.controller.js';
+import { AdminPaymentsController } from './admin-payments.controller.js';
+import { BuyersService } from './buyers.service.js';
+import { ConfirmationService } from './confirmation.service.js';
+import { InboundEvent } from './entities/inbound-event.entity.js';
+import { PaymentTransaction } from './entities/payment-transaction.entity.js';
+import { FulfilmentService } from './fulfilment.service.js';
+import { InboundEventsRepository } from './inbound-events.repository.js';
+import { InboxService } from './inbox.service.js';
+import { NotifyPaymentJob } from './jobs/notify-payment.job.js';
+import { ProcessInboundJob } from './jobs/process-inbound.job.js';
+import { ReconcilePaymentsJob } from './jobs/reconcile-payments.job.js';
+import { RefundPaymentJob } from './jobs/refund-payment.job.js';
+import { OrdersController } from './orders.controller.js';
+import { OrdersService } from './orders.service.js';
+import { PaymentGateways } from './payment-gateways.js';
+import { PaymentOutcomeService } from './payment-outcome.service.js';
+import { PaymentsController } from './payments.controller.js';
+import { PaymentsRepository } from './payments.repository.js';
+import { PaymentsService } from './payments.service.js';
+import { RefundsService } from './refunds.service.js';
+import { WebhooksController } from './webhooks/webhooks.controller.js';
+import { WebhooksService } from './webhooks/webhooks.service.js';
+
+/**
+ * Money in: orders at both gateways (endpoints 3, 4), generic payments (6), webhooks into an inbox (5),
+ * reconciliation, exactly-once fulfilment of raffle entries, refunds.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([PaymentTransaction, InboundEvent]),
+    GatewaysModule,
+    UsersModule,
+    SitesModule,
+    MailModule,
+    AuthModule,
+    RafflesModule,
+    RewardsModule,
+    ResponsiblePlayModule,
+  ],
+  controllers: [
+    OrdersController,
+    WebhooksController,
+    PaymentsController,
+    AdminPaymentsController,
+    AdminJobsController,
+  ],
+  providers: [
+    PaymentsRepository,
+    InboundEventsRepository,
+    PaymentGateways,
+    BuyersService,
+    OrdersService,
+    ConfirmationService,
+    PaymentOutcomeService,
+    FulfilmentService,
+    RefundsService,
+    PaymentsService,
+    WebhooksService,
+    InboxService,
+    NotifyPaymentJob,
+    RefundPaymentJob,
+    ProcessInboundJob,
+    ReconcilePaymentsJob,
+  ],
+})
+export class PaymentsModule {}

@@ -1,0 +1,57 @@
+import type { PaymentStatus } from './entities/payment-transaction.entity.js';
+
+/** What a gateway says about a payment, in our words. */
+export type GatewayOutcome = 'succeeded' | 'failed' | 'cancelled' | 'pending' | 'review';
+
+/**
+ * The status a payment moves to when a gateway reports `outcome` (DESIGN §5). Events may arrive late,
+ * twice or out of order, so nothing moves backwards: a success is never undone by a later failure,
+ * and refunds are only ever ours to record. A success after a failure is accepted: money was taken.
+ */
+export function nextStatus(current: PaymentStatus, outcome: GatewayOutcome): PaymentStatus {
+  if (current === 'succeeded' || current === 'refunded' || current === 'partially_refunded') return current;
+  switch (outcome) {
+    case 'succeeded':
+      return 'succeeded';
+    case 'review':
+      return current === 'pending' ? 'review' : current;
+    case 'failed':
+    case 'cancelled':
+      return current === 'pending' || current === 'review' ? outcome : current;
+    case 'pending':
+      return current;
+  }
+}
+
+/** A failed or cancelled payment gives back what it had counted against the buyer's spend limit. */
+export function releasesSpend(before: PaymentStatus, after: PaymentStatus): boolean {
+  const open = before === 'pending' || before === 'review';
+  return open && (after === 'failed' || after === 'cancelled');
+}
+
+/** The status after `refunded` of `amount` in total has gone back. */
+export function statusAfterRefund(amount: number, refunded: number): PaymentStatus {
+  return refunded >= amount ? 'refunded' : 'partially_refunded';
+}
+
+/** Payment methods of endpoint 6 and the gateway that takes each (DESIGN §10). */
+export const PAYMENT_METHOD_GATEWAY = {
+  card: 'gatewayone',
+  apple_pay: 'gatewayone',
+  google_pay: 'gatewayone',
+  revolut_pay: 'gatewaytwo',
+} as const;
+export type PaymentMethod = keyof typeof PAYMENT_METHOD_GATEWAY;
+
+/** `YYYY-MM` in UTC: the month a spend counts in. */
+export function spendMonth(now: Date): string {
+  return now.toISOString().slice(0, 7);
+}
+
+/**
+ * Points a raffle purchase earns: the site's rule for the amount paid (one per whole currency unit by
+ * default, DESIGN §6) times the raffle's `points_multiplier` where it has points enabled, rounded down.
+ */
+export function purchasePoints(basePoints: number, multiplier: number): number {
+  return Math.floor(basePoints * (multiplier > 0 ? multiplier : 1));
+}

@@ -1,0 +1,40 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, type Relation } from 'typeorm';
+import { BaseEntity } from '#app/infra/database/columns.js';
+import { User } from '#app/modules/users/entities/user.entity.js';
+import { Raffle } from '#app/modules/raffles/entities/raffle.entity.js';
+
+export const ENTRY_METHODS = ['paid', 'credits', 'points', 'free', 'postal'] as const;
+export type EntryMethod = (typeof ENTRY_METHODS)[number];
+
+/**
+ * One way in to a raffle: `entries_count` tickets numbered `ticket_from`..`ticket_to`, contiguous and
+ * never overlapping another entry's (they come from the raffle's counter). A payment enters at most
+ * once (unique `payment_transaction_id`), and a user takes the free route at most once per raffle.
+ */
+@Entity('raffle_entries')
+@Index('ix_raffle_entries_raffle_tickets', ['raffle_id', 'ticket_from'])
+@Index('ix_raffle_entries_user_created', ['user_id', 'created_at'])
+@Index('uq_raffle_entries_payment', ['payment_transaction_id'], {
+  unique: true,
+  where: 'payment_transaction_id IS NOT NULL',
+})
+@Index('uq_raffle_entries_free', ['raffle_id', 'user_id'], { unique: true, where: `method = 'free'` })
+export class RaffleEntry extends BaseEntity {
+  @Column({ type: 'uuid' }) raffle_id!: string;
+  @ManyToOne(() => Raffle, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'raffle_id' })
+  raffle?: Relation<Raffle>;
+  @Column({ type: 'uuid' }) user_id!: string;
+  @ManyToOne(() => User, { onDelete: 'CASCADE' }) @JoinColumn({ name: 'user_id' }) user?: Relation<User>;
+  @Column({ type: 'varchar', length: 64 }) site_id!: string;
+  @Column({ type: 'varchar', length: 10 }) method!: EntryMethod;
+  @Column({ type: 'integer' }) entries_count!: number;
+  @Column({ type: 'integer' }) ticket_from!: number;
+  @Column({ type: 'integer' }) ticket_to!: number;
+  @Column({ type: 'integer', default: 0 }) points_spent!: number;
+  @Column({ type: 'uuid', nullable: true }) payment_transaction_id!: string | null;
+  @Column({ type: 'uuid', nullable: true }) created_by!: string | null;
+  @Column({ type: 'varchar', length: 500, nullable: true }) note!: string | null;
+  @Column({ type: 'varchar', length: 64, nullable: true }) ip_address!: string | null;
+  @Column({ type: 'varchar', length: 500, nullable: true }) user_agent!: string | null;
+}

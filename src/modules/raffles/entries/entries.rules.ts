@@ -1,0 +1,52 @@
+import type { EntryMethod } from './entities/raffle-entry.entity.js';
+
+export type EntryRefusal = 'SOLD_OUT' | 'MAX_ENTRIES_REACHED' | 'RAFFLE_CLOSED';
+
+/** The tickets an entry got, from the raffle counter's value after adding them. */
+export function ticketRange(countAfter: number, quantity: number): { from: number; to: number } {
+  return { from: countAfter - quantity + 1, to: countAfter };
+}
+
+/** Only money counts towards `entries_purchased`; every way in counts towards `current_entries`. */
+export function countsAsPurchase(method: EntryMethod): boolean {
+  return method === 'paid';
+}
+
+/** Points an entry by points costs: `points_required` per ticket. */
+export function pointsCost(pointsRequired: number, quantity: number): number {
+  return pointsRequired * quantity;
+}
+
+/** Why a raffle that refused tickets refused them, from its state at the time. */
+export function refusalOf(
+  raffle: {
+    active: boolean;
+    draft: boolean;
+    archived: boolean;
+    closed: boolean;
+    is_drawn: boolean;
+    start_date: Date;
+    end_date: Date;
+    current_entries: number;
+    total_entries_available: number;
+  },
+  quantity: number,
+  now: Date,
+): EntryRefusal {
+  const running =
+    raffle.active &&
+    !raffle.draft &&
+    !raffle.archived &&
+    !raffle.is_drawn &&
+    now >= raffle.start_date &&
+    now < raffle.end_date;
+  if (raffle.current_entries + quantity > raffle.total_entries_available) return 'SOLD_OUT';
+  if (!running || raffle.closed) return 'RAFFLE_CLOSED';
+  return 'SOLD_OUT';
+}
+
+export const REFUSAL_TEXT: Record<EntryRefusal, string> = {
+  SOLD_OUT: 'There are not enough tickets left in this raffle.',
+  MAX_ENTRIES_REACHED: 'This would take you past the most tickets one person may hold in this raffle.',
+  RAFFLE_CLOSED: 'This raffle is not open for entries.',
+};

@@ -1,0 +1,26 @@
+import type { Raffle } from '../entities/raffle.entity.js';
+import type { RaffleEntry } from './entities/raffle-entry.entity.js';
+
+/** The `raffle_entry` e-mail's variables: the raffle's branding and the tickets the entry got. */
+export function entryMailVariables(
+  raffle: Raffle,
+  entry: RaffleEntry,
+): Record<string, string | number | boolean | null> {
+  const params = raffle.mailer_email_params as Record<string, unknown>;
+  const branding = Object.fromEntries(
+    Object.entries(params).filter(([, v]) => ['string', 'number', 'boolean'].includes(typeof v)),
+  ) as Record<string, string | number | boolean>;
+  return {
+    ...branding,
+    giveaway_name: raffle.name,
+    ticket_quantity: entry.entries_count,
+    ticket_ranges: ticketRangeText(entry.ticket_from, entry.ticket_to),
+    plural: entry.entries_count !== 1,
+    entry_method: entry.method === 'paid' ? null : entry.method,
+    draw_date: raffle.end_date.toISOString().slice(0, 10),
+  };
+}
+
+export function ticketRangeText(from: number, to: number): string {
+  return from === to ? String(from) : `${from}–${to}`;
+}

@@ -1,0 +1,243 @@
+import { api } from '../support/api';
+import { makeUser, uid } from '../support/factories';
+import { linkToken } from '../support/smtp-sink';
+import {
+  confirm,
+  orderAsUser,
+  type PaymentsWorld,
+  raffleOn,
+  startPaymentsWorld,
+  stopPaymentsWorld,
+} from '../support/payments';
+
+describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
+  let w: PaymentsWorld;
+  beforeAll(async () => {
+    w = await startPaymentsWorld();
+  });
+  afterAll(async () => {
+    await stopPaymentsWorld(w);
+  });
+
+  const pointsOf = async (userId: string): Promise<number> => {
+    const rows = await w.t.db.query<Array<{ current_points: number }>>(
+      `SELECT current_points FROM rewards_balances WHERE user_id = $1`,
+      [userId],
+    );
+    return rows[0]?.current_points ?? 0;
+  };
+
+  it('prices the order on the server, takes the payment, and enters the tickets once confirmed', async () => {
+    const raffle = await raffleOn(w, { discount_tiers: [{ min_quantity: 4, discount: 10 }] });
+    const buyer = await makeUser(w.t, w.site);
+    const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 4, amount: 9 });
+    expect(order).toMatchObject({
+      success: true,
+      status: 'pending',
+      order_state: 'pending',
+      error: null,
+      error_code: null,
+    });
+    const [pending] = await w.t.db.query(
+      `SELECT amount_cents, status FROM payment_transactions WHERE id = $1`,
+      [order.order_id],
+    );
+    expect(pending).toEqual({ amount_cents: 900, status: 'pending' });
+
+    w.fakes.gatewayOne.complete(order.checkout_id);
+    const confirmed = await confirm(w, order.order_id, { result_code: '000.100.110', status: 'paid' }).expect(
+      200,
+    );
+    expect(confirmed.body).toMatchObject({ success: true, status: 'succeeded', order_id: order.order_id });
+
+    const entries = await w.t.db.query(
+      `SELECT entries_count, ticket_from, ticket_to, method FROM raffle_entries WHERE payment_transaction_id = $1`,
+      [order.order_id],
+    );
+    expect(entries).toEqual([{ entries_count: 4, ticket_from: 1, ticket_to: 4, method: 'paid' }]);
+    const [counts] = await w.t.db.query(
+      `SELECT current_entries, entries_purchased FROM raffles WHERE id = $1`,
+      [raffle.id],
+    );
+    expect(counts).toEqual({ current_entries: 4, entries_purchased: 4 });
+    expect(await pointsOf(buyer.user.id)).toBe(9);
+
+    await w.t.drain();
+    const subjects = w.t.smtp.to(buyer.email).map((m) => m.subject);
+    expect(subjects).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('Your 4 tickets'),
+        expect.stringContaining('You are in the draw'),
+      ]),
+    );
+  });
+
+  it('refuses an amount that differs from the server’s price, in the order body shape', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const res = await api(w.t.app)
+      .as(buyer.token)
+      .post('/gatewayone/create-order', { item_id: raffle.item_id, site_id: w.site, quantity: 2, amount: 1 })
+      .expect(422);
+    expect(res.body).toMatchObject({ success: false, error_code: 'AMOUNT_MISMATCH' });
+    expect(res.headers['content-type']).toContain('application/json');
+    expect(
+      await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE raffle_id = $1`, [raffle.id]),
+    ).toHaveLength(0);
+  });
+
+  it('answers bad input in the order body shape too: malformed JSON, unknown fields, wrong types', async () => {
+    const bad = await api(w.t.app).post('/gatewayone/create-order', '{"item_id":').expect(400);
+    expect(bad.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });
+    const unknown = await api(w.t.app)
+      .post('/gatewayone/create-order', { item_id: 'x', price: 0 })
+      .expect(400);
+    expect(unknown.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });
+    const typed = await api(w.t.app).post('/gatewayone/create-order', { quantity: 'lots' }).expect(400);
+    expect(typed.body.message).toContain('quantity');
+  });
+
+  it('never trusts a client that claims success the gateway denies', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const order = await orderAsUser(w, buyer.token, raffle.item_id);
+    const still = await confirm(w, order.order_id, { result_code: '000.100.110', status: 'success' }).expect(
+      200,
+    );
+    expect(still.body.status).toBe('pending');
+    w.fakes.gatewayOne.complete(order.checkout_id, '800.100.151');
+    const declined = await confirm(w, order.order_id, { result_code: '000.100.110' }).expect(422);
+    expect(declined.body).toMatchObject({ success: false, error_code: 'PAYMENT_DECLINED' });
+    expect(await w.t.db.query(`SELECT 1 FROM raffle_entries WHERE raffle_id = $1`, [raffle.id])).toHaveLength(
+      0,
+    );
+    const [row] = await w.t.db.query(`SELECT status, metadata FROM payment_transactions WHERE id = $1`, [
+      order.order_id,
+    ]);
+    expect(row.status).toBe('failed');
+    expect(row.metadata.client_claims[0]).toMatchObject({ result_code: '000.100.110', status: 'success' });
+  });
+
+  it('fulfils from an encrypted webhook; a duplicate is answered and dropped; a tampered one is 401', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 });
+    w.fakes.gatewayOne.complete(order.checkout_id);
+    expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id, { corrupt: 'tag' })).toBe(401);
+    expect(
+      await w.t.db.query(`SELECT 1 FROM inbound_events WHERE payload->'payload'->>'ndc' = $1`, [
+        order.checkout_id,
+      ]),
+    ).toHaveLength(0);
+    expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id)).toBe(200);
+    expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id)).toBe(200);
+    await w.t.drain();
+    const [row] = await w.t.db.query(
+      `SELECT status, webhook_received_at, webhook_data FROM payment_transactions WHERE id = $1`,
+      [order.order_id],
+    );
+    expect(row.status).toBe('succeeded');
+    expect(row.webhook_received_at).not.toBeNull();
+    expect(row.webhook_data.payload.ndc).toBe(order.checkout_id);
+    expect(
+      await w.t.db.query(`SELECT 1 FROM inbound_events WHERE payload->'payload'->>'ndc' = $1`, [
+        order.checkout_id,
+      ]),
+    ).toHaveLength(1);
+    const entries = await w.t.db.query(
+      `SELECT entries_count FROM raffle_entries WHERE payment_transaction_id = $1`,
+      [order.order_id],
+    );
+    expect(entries).toEqual([{ entries_count: 2 }]);
+  });
+
+  it('fulfils once when webhook, confirmation and reconciliation arrive together', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 3 });
+    w.fakes.gatewayOne.complete(order.checkout_id);
+    await w.t.db.query(
+      `UPDATE payment_transactions SET created_at = now() - interval '10 minutes' WHERE id = $1`,
+      [order.order_id],
+    );
+    const superadmin = await makeUser(w.t, w.site, { role: 'superadmin' });
+    await Promise.all([
+      w.fakes.gatewayOne.deliverWebhook(order.checkout_id).then(() => w.t.drain()),
+      confirm(w, order.order_id),
+      confirm(w, order.order_id),
+      api(w.t.app).as(superadmin.token).post('/admin/jobs/reconciliation/run'),
+    ]);
+    await w.t.drain();
+    expect(
+      await w.t.db.query(`SELECT 1 FROM raffle_entries WHERE payment_transaction_id = $1`, [order.order_id]),
+    ).toHaveLength(1);
+    const [counts] = await w.t.db.query(`SELECT current_entries FROM raffles WHERE id = $1`, [raffle.id]);
+    expect(counts.current_entries).toBe(3);
+    expect(await pointsOf(buyer.user.id)).toBe(7); // £7.50 → 7 points, once
+    const earns = await w.t.db.query(`SELECT 1 FROM point_transactions WHERE payment_transaction_id = $1`, [
+      order.order_id,
+    ]);
+    expect(earns).toHaveLength(1);
+    const purchaseMails = w.t.smtp.to(buyer.email).filter((m) => m.subject.startsWith('Your 3 tickets'));
+    expect(purchaseMails).toHaveLength(1);
+  });
+
+  it('makes the account of a guest buyer and sends a password-set link that works', async () => {
+    const raffle = await raffleOn(w);
+    const email = `guest-${uid()}@example.com`;
+    const res = await api(w.t.app)
+      .post('/gatewayone/create-order', {
+        item_id: raffle.item_id,
+        site_id: w.site,
+        customer_email: email,
+        user_exists: false,
+        quantity: 1,
+      })
+      .expect(200);
+    const [user] = await w.t.db.query(`SELECT id, signup_source FROM users WHERE email = $1`, [email]);
+    expect(user.signup_source).toBe('purchase');
+    w.fakes.gatewayOne.complete(res.body.checkout_id);
+    await confirm(w, res.body.order_id).expect(200);
+    await w.t.drain();
+    const mail = w.t.smtp.to(email).find((m) => m.subject.startsWith('Your 1 ticket'));
+    expect(mail).toBeDefined();
+    const token = linkToken(mail!, 'set-password');
+    const password = 'guest-Became-member-44';
+    await api(w.t.app).post('/auth/password-set/confirm', { token, password }).expect(200);
+    await api(w.t.app).post('/auth/login', { email, password, site_id: w.site }).expect(200);
+  });
+
+  it('answers 502 GATEWAY_UNAVAILABLE when the gateway is down, and keeps nothing open', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    w.fakes.gatewayOne.goDown('unavailable');
+    try {
+      const res = await api(w.t.app)
+        .as(buyer.token)
+        .post('/gatewayone/create-order', { item_id: raffle.item_id, site_id: w.site })
+        .expect(502);
+      expect(res.body).toMatchObject({ success: false, error_code: 'GATEWAY_UNAVAILABLE' });
+    } finally {
+      w.fakes.gatewayOne.comeUp();
+    }
+    const rows = await w.t.db.query(`SELECT status FROM payment_transactions WHERE raffle_id = $1`, [
+      raffle.id,
+    ]);
+    expect(rows).toEqual([{ status: 'failed' }]);
+  });
+
+  it('refuses an order past the buyer’s monthly spend limit (422 SPEND_LIMIT_REACHED)', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    await api(w.t.app)
+      .as(buyer.token)
+      .put('/users/me/limits', { monthly_spend_limit_cents: 300 })
+      .expect(200);
+    await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 1 });
+    const res = await api(w.t.app)
+      .as(buyer.token)
+      .post('/gatewayone/create-order', { item_id: raffle.item_id, site_id: w.site, quantity: 1 })
+      .expect(422);
+    expect(res.body.error_code).toBe('SPEND_LIMIT_REACHED');
+  });
+});

@@ -1,0 +1,57 @@
+import { api } from './api';
+import { createTestApp, type TestApp } from './app';
+import { makeSite, makeUser, type MadeUser } from './factories';
+import { type FakeGateways, listenOnLoopback, startFakeGateways } from './fake-gateways';
+import { makePublished } from './raffles';
+
+export interface PaymentsWorld {
+  t: TestApp;
+  fakes: FakeGateways;
+  site: string;
+  admin: MadeUser;
+}
+
+/**
+ * The app listening on loopback, with both gateways faked over real HTTP and their webhooks pointed at
+ * the app: a world in which money moves.
+ */
+export async function startPaymentsWorld(): Promise<PaymentsWorld> {
+  const fakes = await startFakeGateways();
+  const t = await createTestApp({ ...fakes.config, providers: 'live' });
+  fakes.setWebhookBaseUrl(await listenOnLoopback(t.app));
+  const site = await makeSite(t);
+  const admin = await makeUser(t, site, { role: 'admin' });
+  return { t, fakes, site, admin };
+}
+
+export async function stopPaymentsWorld(w: PaymentsWorld): Promise<void> {
+  await w.t.close();
+  await w.fakes.close();
+}
+
+/** A published raffle at £2.50 a ticket (override anything). */
+export function raffleOn(w: PaymentsWorld, over: Record<string, unknown> = {}) {
+  return makePublished(w.t, w.admin.token, over);
+}
+
+/** Creates a gatewayone order as `token`'s user; answers the order answer body. */
+export async function orderAsUser(
+  w: PaymentsWorld,
+  token: string,
+  itemId: string,
+  body: Record<string, unknown> = {},
+): Promise<{ order_id: string; checkout_id: string; success: boolean }> {
+  const res = await api(w.t.app)
+    .as(token)
+    .post('/gatewayone/create-order', { item_id: itemId, site_id: w.site, quantity: 1, ...body })
+    .expect(200);
+  return res.body as { order_id: string; checkout_id: string; success: boolean };
+}
+
+export function confirm(w: PaymentsWorld, orderId: string, extra: Record<string, unknown> = {}) {
+  return api(w.t.app).post('/gatewayone/create-order', {
+    confirmation_only: true,
+    order_id: orderId,
+    ...extra,
+  });
+}
