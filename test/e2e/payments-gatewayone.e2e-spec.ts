@@ -240,4 +240,16 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
       .expect(422);
     expect(res.body.error_code).toBe('SPEND_LIMIT_REACHED');
   });
+
+  it('lists the site’s payments for its admins, with or without a status filter', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const order = await orderAsUser(w, buyer.token, raffle.item_id);
+    const all = await api(w.t.app).as(w.admin.token).get('/admin/payments').expect(200);
+    expect(all.body.map((p: { id: string }) => p.id)).toContain(order.order_id);
+    const pending = await api(w.t.app).as(w.admin.token).get('/admin/payments?status=pending').expect(200);
+    expect(pending.body.every((p: { status: string }) => p.status === 'pending')).toBe(true);
+    await api(w.t.app).as(w.admin.token).get('/admin/payments?status=paid').expect(400);
+    await api(w.t.app).as(buyer.token).get('/admin/payments').expect(403);
+  });
 });
