@@ -1,0 +1,84 @@
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { gatewaySettings } from '#app/config/gateway-config.js';
+import { api } from '../support/api';
+import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../support/app';
+import { makeSite, makeUser, uid } from '../support/factories';
+import { makePublished } from '../support/raffles';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe('a newcomer on the embedded default buys tickets through the sandbox form', () => {
+  let t: TestApp;
+  let base: string;
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    const gateways = gatewaySettings(
+      {},
+      { providers: 'sandbox', publicBaseUrl: base, jwtSecret: TEST_JWT_SECRET },
+    );
+    t = await createTestApp({ providers: 'sandbox', publicBaseUrl: base, ...gateways });
+    await t.app.listen(port, '127.0.0.1');
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('pays on the hosted page; the webhook enters the tickets, earns points and sends the e-mails', async () => {
+    const site = await makeSite(t);
+    const admin = await makeUser(t, site, { role: 'admin' });
+    const raffle = await makePublished(t, admin.token);
+    const email = `newcomer-${uid()}@example.com`;
+    const order = await api(t.app)
+      .post('/gatewayone/create-order', {
+        item_id: raffle.item_id,
+        site_id: site,
+        quantity: 2,
+        customer_email: email,
+      })
+      .expect(200);
+    expect(order.body.environment).toBe('sandbox');
+
+    const payUrl = `${base}/sandbox/gatewayone/pay/${order.body.checkout_id as string}`;
+    const page = await fetch(payUrl);
+    expect(await page.text()).toContain('5.00 GBP');
+    const paid = await fetch(payUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'decision=pay',
+      redirect: 'manual',
+    });
+    expect(paid.status).toBeLessThan(400);
+    await t.drain();
+
+    const [payment] = await t.db.query(
+      `SELECT status, webhook_received_at, user_id FROM payment_transactions WHERE id = $1`,
+      [order.body.order_id],
+    );
+    expect(payment.status).toBe('succeeded');
+    expect(payment.webhook_received_at).not.toBeNull();
+    const entries = await t.db.query(
+      `SELECT entries_count FROM raffle_entries WHERE payment_transaction_id = $1`,
+      [order.body.order_id],
+    );
+    expect(entries).toEqual([{ entries_count: 2 }]);
+    const [balance] = await t.db.query(`SELECT current_points FROM rewards_balances WHERE user_id = $1`, [
+      payment.user_id,
+    ]);
+    expect(balance.current_points).toBe(5);
+    const subjects = t.smtp.to(email).map((m) => m.subject);
+    expect(subjects).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('Your 2 tickets'),
+        expect.stringContaining('You are in the draw'),
+      ]),
+    );
+  });
+});
