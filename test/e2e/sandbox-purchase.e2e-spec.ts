@@ -1,18 +1,9 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { gatewaySettings } from '#app/config/gateway-config.js';
 import { api } from '../support/api';
+import { freePort } from '../support/net';
 import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../support/app';
 import { makeSite, makeUser, uid } from '../support/factories';
 import { makePublished } from '../support/raffles';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('a newcomer on the embedded default buys tickets through the sandbox form', () => {
   let t: TestApp;

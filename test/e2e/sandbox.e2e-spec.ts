@@ -1,19 +1,10 @@
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { gatewaySettings } from '#app/config/gateway-config.js';
 import { GatewayOneClient } from '#app/infra/providers/gatewayone/gatewayone.client.js';
 import { GatewayTwoClient } from '#app/infra/providers/gatewaytwo/gatewaytwo.client.js';
 import { SandboxGateways } from '#app/infra/providers/sandbox/sandbox-gateways.js';
 import { api } from '../support/api';
+import { freePort } from '../support/net';
 import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../support/app';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** A shopper on the sandbox's hosted page: reads it, presses a button, does not follow the redirect. */
 async function press(payUrl: string, decision: 'pay' | 'decline'): Promise<Response> {
