@@ -1,7 +1,7 @@
 import { api } from '../support/api';
 import { createTestApp, type TestApp } from '../support/app';
 import { makeSite, makeUser, type MadeUser } from '../support/factories';
-import { makeDraft, makePublished } from '../support/raffles';
+import { days, makeDraft, makePublished } from '../support/raffles';
 
 const ENTRY_FIELDS = [
   'id',
@@ -227,7 +227,7 @@ describe('entering a raffle without paying: points, the free route and postal en
     });
 
     it('answers 409 RAFFLE_CLOSED once an admin closed it, and keeps the points', async () => {
-      const r = await raffle({ points_required: 1, allow_free_entries: true });
+      const r = await raffle({ points_required: 1, allow_free_entries: true, total_entries_available: 3 });
       await api(t.app).as(admin.token).post(`/admin/raffles/${r.id}/close`).expect(200);
       const u = await makeUser(t, site);
       await give(u, 10);
@@ -235,6 +235,10 @@ describe('entering a raffle without paying: points, the free route and postal en
         'RAFFLE_CLOSED',
       );
       expect((await enter(u, r.id, { method: 'free', quantity: 1 }).expect(409)).body.code).toBe(
+        'RAFFLE_CLOSED',
+      );
+      // More than are left is still "closed", not "sold out": fewer would not get in either.
+      expect((await enter(u, r.id, { method: 'points', quantity: 5 }).expect(409)).body.code).toBe(
         'RAFFLE_CLOSED',
       );
       expect(await balance(u)).toBe(10);
@@ -253,6 +257,33 @@ describe('entering a raffle without paying: points, the free route and postal en
         'SOLD_OUT',
       );
       expect(await balance(u)).toBe(15);
+    });
+
+    it('answers 409 RAFFLE_CLOSED before the start, after the end and while switched off', async () => {
+      const u = await makeUser(t, site);
+      await give(u, 10);
+      const early = await raffle({ points_required: 1, start_date: days(2), end_date: days(9) });
+      const ended = await raffle({ points_required: 1 });
+      await t.db.query(
+        `UPDATE raffles SET start_date = now() - interval '2 days', end_date = now() - interval '1 minute' WHERE id = $1`,
+        [ended.id],
+      );
+      const off = await raffle({ points_required: 1 });
+      await api(t.app).as(admin.token).put(`/admin/raffles/${off.id}`, { active: false }).expect(200);
+      for (const r of [early, ended, off]) {
+        const res = await enter(u, r.id, { method: 'points', quantity: 1 }).expect(409);
+        expect(res.body.code).toBe('RAFFLE_CLOSED');
+      }
+      expect(await balance(u)).toBe(10);
+    });
+
+    it('answers 422 INSUFFICIENT_POINTS, not a fault, when the cost is beyond any balance', async () => {
+      const r = await raffle({ points_required: 10_000_000, total_entries_available: 10_000_000 });
+      const u = await makeUser(t, site);
+      await give(u, 10);
+      const res = await enter(u, r.id, { method: 'points', quantity: 10_000 }).expect(422);
+      expect(res.body.code).toBe('INSUFFICIENT_POINTS');
+      expect(await balance(u)).toBe(10);
     });
 
     it('holds a user to max_entries (422 MAX_ENTRIES_REACHED), other users unaffected', async () => {
