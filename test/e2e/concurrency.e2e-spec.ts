@@ -121,6 +121,107 @@ describe('the headline rules hold under concurrency', () => {
     expect(await balance(u)).toBe(97);
   });
 
+  it('holds max_entries by the cap alone: 10 parallel postal entries for one user, cap 3 → exactly 3', async () => {
+    const raffle = await raffleOn(w, { max_entries: 3 });
+    const u = await makeUser(w.t, w.site);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        api(w.t.app)
+          .as(w.admin.token)
+          .post(`/admin/raffles/${raffle.id}/entries`, { user_id: u.user.id, quantity: 1, method: 'postal' }),
+      ),
+    );
+    expect(tally(answers.map((a) => a.status))).toEqual({ 201: 3, 422: 7 });
+    const tickets = answers
+      .filter((a) => a.status === 201)
+      .map((a) => a.body.ticket_from as number)
+      .sort((a, b) => a - b);
+    expect(tickets).toEqual([1, 2, 3]);
+    const [counters] = await w.t.db.query(`SELECT current_entries FROM raffles WHERE id = $1`, [raffle.id]);
+    expect(counters.current_entries).toBe(3);
+  });
+
+  it('never oversells to parallel points entries: 40 users, 10 tickets → 10 entered, numbered 1..10', async () => {
+    const raffle = await raffleOn(w, { points_required: 1, total_entries_available: 10 });
+    const users = await Promise.all(Array.from({ length: 40 }, () => makeUser(w.t, w.site)));
+    for (const u of users) await give(u, 5);
+    const answers = await Promise.all(users.map((u) => enterWithPoints(u, raffle.id, 1)));
+    expect(tally(answers.map((a) => a.status))).toEqual({ 201: 10, 422: 30 });
+    for (const a of answers.filter((x) => x.status === 422)) expect(a.body.code).toBe('SOLD_OUT');
+    const tickets = answers
+      .filter((a) => a.status === 201)
+      .map((a) => a.body.ticket_from as number)
+      .sort((a, b) => a - b);
+    expect(tickets).toEqual(Array.from({ length: 10 }, (_, k) => k + 1));
+    const balances = await Promise.all(users.map(balance));
+    expect(balances.filter((b) => b === 4)).toHaveLength(10);
+    expect(balances.filter((b) => b === 5)).toHaveLength(30);
+  });
+
+  it('enters whole orders only when buyers of 1 to 3 tickets race for the last 20', async () => {
+    const raffle = await raffleOn(w, { total_entries_available: 20 });
+    const buyers = await Promise.all(Array.from({ length: 30 }, () => makeUser(w.t, w.site)));
+    const orders: Array<{ order_id: string; checkout_id: string; quantity: number }> = [];
+    for (let i = 0; i < buyers.length; i += 10) {
+      orders.push(
+        ...(await Promise.all(
+          buyers.slice(i, i + 10).map(async (b, k) => {
+            const quantity = ((i + k) % 3) + 1;
+            return { ...(await orderAsUser(w, b.token, raffle.item_id, { quantity })), quantity };
+          }),
+        )),
+      );
+    }
+    for (const o of orders) w.fakes.gatewayOne.complete(o.checkout_id);
+    await Promise.all(orders.map((o) => confirm(w, o.order_id).expect(200)));
+    const entries = await w.t.db.query<
+      Array<{ payment_transaction_id: string; entries_count: number; ticket_from: number; ticket_to: number }>
+    >(
+      `SELECT payment_transaction_id, entries_count, ticket_from, ticket_to FROM raffle_entries
+        WHERE raffle_id = $1 ORDER BY ticket_from`,
+      [raffle.id],
+    );
+    const wanted = new Map(orders.map((o) => [o.order_id, o.quantity]));
+    let next = 1;
+    for (const e of entries) {
+      expect(e.entries_count).toBe(wanted.get(e.payment_transaction_id));
+      expect(e.ticket_from).toBe(next);
+      expect(e.ticket_to).toBe(next + e.entries_count - 1);
+      next = e.ticket_to + 1;
+    }
+    const sold = next - 1;
+    expect(sold).toBeLessThanOrEqual(20);
+    expect(sold).toBeGreaterThanOrEqual(18); // refused orders were of more tickets than were left
+    const [counters] = await w.t.db.query(`SELECT current_entries, closed FROM raffles WHERE id = $1`, [
+      raffle.id,
+    ]);
+    expect(counters.current_entries).toBe(sold);
+    const refused = await w.t.db.query<Array<{ id: string }>>(
+      `SELECT id FROM payment_transactions WHERE raffle_id = $1 AND fulfilment = 'refunded_unfillable'`,
+      [raffle.id],
+    );
+    expect(refused.length + entries.length).toBe(30);
+    for (const r of refused) expect(wanted.get(r.id)).toBeGreaterThan(20 - sold);
+  });
+
+  it('runs a repeated Idempotency-Key once when the repeats arrive together', async () => {
+    const raffle = await raffleOn(w, { points_required: 10 });
+    const u = await makeUser(w.t, w.site);
+    await give(u, 100);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        enterWithPoints(u, raffle.id, 2).set('Idempotency-Key', `k-${raffle.id}`),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(statuses).toContain(201);
+    expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
+    for (const a of answers.filter((x) => x.status === 409))
+      expect(a.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+    expect(new Set(answers.filter((a) => a.status === 201).map((a) => a.body.id as string)).size).toBe(1);
+    expect(await balance(u)).toBe(80);
+  });
+
   it('never takes a balance below zero: 100 points, 10 parallel entries at 30 → 3 entered, 10 left', async () => {
     const raffle = await raffleOn(w, { points_required: 30 });
     const u = await makeUser(w.t, w.site);
