@@ -102,6 +102,15 @@ describe('the headline rules hold under concurrency', () => {
       [refunded],
     );
     expect(earners).toHaveLength(0);
+
+    // The queued refunds go out: each of the 80 gets back the whole payment, once.
+    await w.t.drain();
+    const settled = await w.t.db.query<
+      Array<{ status: string; refunded_cents: number; amount_cents: number }>
+    >(`SELECT status, refunded_cents, amount_cents FROM payment_transactions WHERE id = ANY($1)`, [refunded]);
+    expect(settled).toHaveLength(80);
+    for (const p of settled)
+      expect(p).toEqual({ status: 'refunded', refunded_cents: 250, amount_cents: 250 });
   });
 
   it('holds one user to max_entries 3 when they fire 10 entries at once', async () => {
