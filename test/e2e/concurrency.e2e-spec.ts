@@ -231,6 +231,36 @@ describe('the headline rules hold under concurrency', () => {
     expect(await balance(u)).toBe(80);
   });
 
+  it('holds the cap when a user’s paid order and points entries race: 3 held, a refused order refunded', async () => {
+    const raffle = await raffleOn(w, { points_required: 1, max_entries: 3 });
+    const u = await makeUser(w.t, w.site);
+    await give(u, 10);
+    const order = await orderAsUser(w, u.token, raffle.item_id, { quantity: 2 });
+    w.fakes.gatewayOne.complete(order.checkout_id);
+    await Promise.all([
+      confirm(w, order.order_id).expect(200),
+      ...Array.from({ length: 3 }, () => enterWithPoints(u, raffle.id, 1)),
+    ]);
+    const [held] = await w.t.db.query(
+      `SELECT entries_count FROM raffle_user_entries WHERE raffle_id = $1 AND user_id = $2`,
+      [raffle.id, u.user.id],
+    );
+    const entries = await w.t.db.query<Array<{ method: string; entries_count: number }>>(
+      `SELECT method, entries_count FROM raffle_entries WHERE raffle_id = $1`,
+      [raffle.id],
+    );
+    expect(held.entries_count).toBe(3);
+    expect(entries.reduce((sum, e) => sum + e.entries_count, 0)).toBe(3);
+    const [payment] = await w.t.db.query(`SELECT fulfilment FROM payment_transactions WHERE id = $1`, [
+      order.order_id,
+    ]);
+    const paid = entries.filter((e) => e.method === 'paid');
+    expect(payment.fulfilment).toBe(paid.length ? 'entered' : 'refunded_unfillable');
+    expect(await balance(u)).toBe(
+      10 - entries.filter((e) => e.method === 'points').length + (paid.length ? 5 : 0),
+    );
+  });
+
   it('never takes a balance below zero: 100 points, 10 parallel entries at 30 → 3 entered, 10 left', async () => {
     const raffle = await raffleOn(w, { points_required: 30 });
     const u = await makeUser(w.t, w.site);
