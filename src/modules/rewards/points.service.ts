@@ -17,6 +17,7 @@ import type {
   ReverseInput,
 } from './points.types.js';
 import {
+  MAX_BALANCE,
   REASON_MAX,
   lifetimeDelta,
   planReversal,
@@ -112,7 +113,9 @@ export class PointsService {
     input: EntryBase,
   ): Promise<PointsOutcome & { transaction: PointTransaction }> {
     positiveInteger(input.amount, 'spend');
-    const balance = await this.repo.debitIfCovered(manager, input.userId, input.amount);
+    // Beyond the column's range no balance covers it, and the database would refuse the number itself.
+    const balance =
+      input.amount > MAX_BALANCE ? null : await this.repo.debitIfCovered(manager, input.userId, input.amount);
     if (balance === null)
       throw AppException.unprocessable(
         'INSUFFICIENT_POINTS',

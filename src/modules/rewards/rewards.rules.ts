@@ -8,6 +8,9 @@ export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 /** Longest `reason` a ledger entry keeps. */
 export const REASON_MAX = 500;
 
+/** The largest balance a rewards row can hold (a PostgreSQL `integer`): no spend above it can be covered. */
+export const MAX_BALANCE = 2_147_483_647;
+
 /** Default earn rate: 1 point per whole currency unit paid (DESIGN §6). */
 export const DEFAULT_POINTS_PER_UNIT = 1;
 

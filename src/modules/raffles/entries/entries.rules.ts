@@ -40,8 +40,10 @@ export function refusalOf(
     !raffle.is_drawn &&
     now >= raffle.start_date &&
     now < raffle.end_date;
-  if (raffle.current_entries + quantity > raffle.total_entries_available) return 'SOLD_OUT';
-  if (!running || raffle.closed) return 'RAFFLE_CLOSED';
+  // A raffle that is not running, or that an admin closed with tickets left, is closed whatever the
+  // quantity: "sold out" would wrongly suggest that fewer tickets could still be had.
+  if (!running) return 'RAFFLE_CLOSED';
+  if (raffle.closed && raffle.current_entries < raffle.total_entries_available) return 'RAFFLE_CLOSED';
   return 'SOLD_OUT';
 }
 

@@ -1,4 +1,5 @@
 import { HttpStatus, Injectable, type OnModuleInit } from '@nestjs/common';
+import { isUUID } from 'class-validator';
 import { QueryFailedError } from 'typeorm';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { AppException } from '#app/common/errors/app.exception.js';
@@ -120,7 +121,8 @@ export class WaysInService implements OnModuleInit {
     const raffle = await this.raffles.findById(raffleId);
     if (!raffle || raffle.draft || (admin.role !== 'superadmin' && raffle.site_id !== admin.siteId))
       throw AppException.notFound('Raffle');
-    const entrant = await this.accounts.findById(body.user_id);
+    // A malformed id would reach the database as a bad uuid (500): it names no user.
+    const entrant = isUUID(body.user_id) ? await this.accounts.findById(body.user_id) : null;
     if (!entrant || entrant.site_id !== raffle.site_id) throw AppException.notFound('User');
     const entry = await this.tx.run(async (manager) => {
       const result = await this.entries.enter(manager, {

@@ -1,0 +1,63 @@
+import { countsAsPurchase, pointsCost, refusalOf, ticketRange } from './entries.rules.js';
+
+const NOW = new Date('2030-06-15T12:00:00Z');
+
+function raffle(over: Partial<Parameters<typeof refusalOf>[0]> = {}): Parameters<typeof refusalOf>[0] {
+  return {
+    active: true,
+    draft: false,
+    archived: false,
+    closed: false,
+    is_drawn: false,
+    start_date: new Date('2030-06-01T00:00:00Z'),
+    end_date: new Date('2030-07-01T00:00:00Z'),
+    current_entries: 8,
+    total_entries_available: 10,
+    ...over,
+  };
+}
+
+describe('entries rules', () => {
+  it('gives an entry the tickets just below the counter’s new value', () => {
+    expect(ticketRange(10, 3)).toEqual({ from: 8, to: 10 });
+    expect(ticketRange(1, 1)).toEqual({ from: 1, to: 1 });
+  });
+
+  it('counts only paid entries as purchased', () => {
+    expect(countsAsPurchase('paid')).toBe(true);
+    for (const m of ['credits', 'points', 'free', 'postal'] as const) expect(countsAsPurchase(m)).toBe(false);
+  });
+
+  it('prices points entries at points_required per ticket', () => {
+    expect(pointsCost(15, 3)).toBe(45);
+    expect(pointsCost(0, 5)).toBe(0);
+  });
+
+  describe('why a raffle refused tickets', () => {
+    it('is sold out when fewer tickets are left than asked, or none at all', () => {
+      expect(refusalOf(raffle(), 3, NOW)).toBe('SOLD_OUT');
+      expect(refusalOf(raffle({ current_entries: 10, closed: true }), 1, NOW)).toBe('SOLD_OUT');
+    });
+
+    it('is closed when an admin closed it, even for more tickets than are left', () => {
+      expect(refusalOf(raffle({ closed: true }), 1, NOW)).toBe('RAFFLE_CLOSED');
+      expect(refusalOf(raffle({ closed: true }), 5, NOW)).toBe('RAFFLE_CLOSED');
+    });
+
+    it('is closed when it is not running: before the start, from the end, off, archived, drawn or a draft', () => {
+      for (const over of [
+        { start_date: new Date('2030-06-16T00:00:00Z') },
+        { end_date: NOW },
+        { active: false },
+        { archived: true },
+        { is_drawn: true },
+        { draft: true },
+      ])
+        expect(refusalOf(raffle({ ...over, current_entries: 10 }), 1, NOW)).toBe('RAFFLE_CLOSED');
+    });
+
+    it('falls back to sold out when the tickets went between the refusal and the look', () => {
+      expect(refusalOf(raffle({ current_entries: 0 }), 1, NOW)).toBe('SOLD_OUT');
+    });
+  });
+});
