@@ -1,0 +1,269 @@
+import { signWebhook } from '#app/infra/providers/gatewaytwo/gatewaytwo.rules.js';
+import { api } from '../support/api';
+import { makeUser, uid } from '../support/factories';
+import { type PaymentsWorld, raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
+
+describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
+  let w: PaymentsWorld;
+  beforeAll(async () => {
+    w = await startPaymentsWorld();
+  });
+  afterAll(async () => {
+    await stopPaymentsWorld(w);
+  });
+
+  const createOrder = (token: string | undefined, body: Record<string, unknown>) =>
+    api(w.t.app).as(token).post('/gatewaytwo/create-order', body);
+
+  const paymentRow = async (id: string) => {
+    const [row] = await w.t.db.query(
+      `SELECT status, amount_cents, currency, purpose, checkout_id, user_id, fulfilment
+         FROM payment_transactions WHERE id = $1`,
+      [id],
+    );
+    return row as Record<string, unknown>;
+  };
+
+  /** Posts a gatewaytwo webhook body we sign ourselves, to read the app's answer. */
+  const postSigned = (body: Record<string, unknown>, at = Date.now()) => {
+    const raw = JSON.stringify(body);
+    const timestamp = String(at);
+    return api(w.t.app)
+      .post('/gatewaytwo/webhook', raw)
+      .set('Revolut-Request-Timestamp', timestamp)
+      .set(
+        'Revolut-Signature',
+        signWebhook({ rawBody: raw, timestamp, secret: w.fakes.config.gatewayTwo.webhookSecret }),
+      );
+  };
+
+  it('prices a raffle order on the server and sends the gateway the amount in minor units', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      quantity: 3,
+      amount: 7.5,
+      currency: 'GBP',
+      description: '3 tickets',
+    }).expect(200);
+    expect(res.body).toEqual({
+      success: true,
+      checkout_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/gatewaytwo\/pay\//),
+      environment: 'live',
+      error: null,
+      error_code: null,
+      order_id: expect.any(String),
+      order_state: 'pending',
+    });
+    const row = await paymentRow(res.body.order_id);
+    expect(row).toMatchObject({ status: 'pending', amount_cents: 750, currency: 'GBP', purpose: 'raffle' });
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id);
+    expect(order).toMatchObject({
+      amount: 750,
+      currency: 'GBP',
+      state: 'pending',
+      customerEmail: buyer.email,
+    });
+    expect(row.checkout_id).toBe(order!.id);
+  });
+
+  it('refuses an amount that differs from the server’s price (422 AMOUNT_MISMATCH, order shape)', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      quantity: 2,
+      amount: 4.99,
+      currency: 'GBP',
+      description: '2 tickets',
+    }).expect(422);
+    expect(res.body).toMatchObject({
+      success: false,
+      error_code: 'AMOUNT_MISMATCH',
+      error: expect.any(String),
+      message: expect.any(String),
+    });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE raffle_id = $1`, [raffle.id]),
+    ).toHaveLength(0);
+  });
+
+  it('takes a generic payment of the stated amount when no item is named', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 12.1,
+      currency: 'EUR',
+      description: 'Donation',
+    }).expect(200);
+    expect(res.body.success).toBe(true);
+    const row = await paymentRow(res.body.order_id);
+    expect(row).toMatchObject({ amount_cents: 1210, currency: 'EUR', purpose: 'generic', status: 'pending' });
+    expect(w.fakes.gatewayTwo.orderFor(res.body.order_id)).toMatchObject({
+      amount: 1210,
+      currency: 'EUR',
+      description: 'Donation',
+    });
+  });
+
+  it.each([
+    ['amount', { currency: 'GBP', description: 'x' }],
+    ['currency', { amount: 5, description: 'x' }],
+    ['description', { amount: 5, currency: 'GBP' }],
+  ])('answers 400 in the order shape when %s is missing', async (field, body) => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, { site_id: w.site, ...body }).expect(400);
+    expect(res.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });
+    expect(res.body.message).toContain(field);
+  });
+
+  it('answers 400 for wrong types, unknown fields and a negative amount', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const base = { site_id: w.site, amount: 5, currency: 'GBP', description: 'x' };
+    for (const body of [
+      { ...base, amount: 'five' },
+      { ...base, price: 5 },
+      { ...base, amount: -1 },
+      { ...base, quantity: 0 },
+    ]) {
+      const res = await createOrder(buyer.token, body).expect(400);
+      expect(res.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });
+    }
+  });
+
+  it('completes through the signed webhook: the payment succeeds and the tickets are entered', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      quantity: 2,
+      amount: 5,
+      currency: 'GBP',
+      description: '2 tickets',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    w.fakes.gatewayTwo.complete(order.id);
+    expect(await w.fakes.gatewayTwo.deliverWebhook(order.id)).toBe(200);
+    await w.t.drain();
+    expect(await paymentRow(res.body.order_id)).toMatchObject({ status: 'succeeded', fulfilment: 'entered' });
+    const entries = await w.t.db.query(
+      `SELECT entries_count, user_id FROM raffle_entries WHERE payment_transaction_id = $1`,
+      [res.body.order_id],
+    );
+    expect(entries).toEqual([{ entries_count: 2, user_id: buyer.user.id }]);
+    const [inbox] = await w.t.db.query(
+      `SELECT status, payment_transaction_id, site_id FROM inbound_events
+        WHERE provider = 'gatewaytwo' AND payload->>'order_id' = $1`,
+      [order.id],
+    );
+    expect(inbox).toEqual({
+      status: 'processed',
+      payment_transaction_id: res.body.order_id,
+      site_id: w.site,
+    });
+  });
+
+  it('fulfils a generic payment as the transaction alone', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 3,
+      currency: 'GBP',
+      description: 'Top-up',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    w.fakes.gatewayTwo.complete(order.id);
+    expect(await w.fakes.gatewayTwo.deliverWebhook(order.id)).toBe(200);
+    await w.t.drain();
+    expect(await paymentRow(res.body.order_id)).toMatchObject({
+      status: 'succeeded',
+      fulfilment: 'recorded',
+    });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM raffle_entries WHERE payment_transaction_id = $1`, [
+        res.body.order_id,
+      ]),
+    ).toHaveLength(0);
+  });
+
+  it('refuses a tampered signature and a stale timestamp with 401, storing nothing', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 4,
+      currency: 'GBP',
+      description: 'x',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    w.fakes.gatewayTwo.complete(order.id);
+    expect(await w.fakes.gatewayTwo.deliverWebhook(order.id, { corrupt: 'signature' })).toBe(401);
+    expect(await w.fakes.gatewayTwo.deliverWebhook(order.id, { corrupt: 'stale' })).toBe(401);
+    const unsigned = await api(w.t.app)
+      .post('/gatewaytwo/webhook', { event: 'ORDER_COMPLETED', order_id: order.id })
+      .expect(401);
+    expect(unsigned.body.code ?? unsigned.body.error_code).toBe('UNAUTHENTICATED');
+    expect(
+      await w.t.db.query(`SELECT 1 FROM inbound_events WHERE payload->>'order_id' = $1`, [order.id]),
+    ).toHaveLength(0);
+    await w.t.drain();
+    expect((await paymentRow(res.body.order_id)).status).toBe('pending');
+  });
+
+  it('answers a repeated event with duplicate: true and stores it once', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 4,
+      currency: 'GBP',
+      description: 'x',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    w.fakes.gatewayTwo.complete(order.id);
+    const event = { event: 'ORDER_COMPLETED', order_id: order.id, merchant_order_ext_ref: res.body.order_id };
+    const first = await postSigned(event).expect(200);
+    expect(first.body).toEqual({ received: true, duplicate: false });
+    const second = await postSigned(event).expect(200);
+    expect(second.body).toEqual({ received: true, duplicate: true });
+    await w.t.drain();
+    expect(
+      await w.t.db.query(`SELECT 1 FROM inbound_events WHERE payload->>'order_id' = $1`, [order.id]),
+    ).toHaveLength(1);
+    expect((await paymentRow(res.body.order_id)).status).toBe('succeeded');
+  });
+
+  it('trusts the gateway, not the event: a completion event for an unpaid order changes nothing', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 4,
+      currency: 'GBP',
+      description: 'x',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    await postSigned({ event: 'ORDER_COMPLETED', order_id: order.id }).expect(200);
+    await w.t.drain();
+    expect((await paymentRow(res.body.order_id)).status).toBe('pending');
+  });
+
+  it('makes a guest buyer’s account from customer_email', async () => {
+    const raffle = await raffleOn(w);
+    const email = `g2-guest-${uid()}@example.com`;
+    const res = await createOrder(undefined, {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      customer_email: email,
+      user_exists: false,
+      quantity: 1,
+      amount: 2.5,
+      currency: 'GBP',
+      description: '1 ticket',
+    }).expect(200);
+    const [user] = await w.t.db.query(`SELECT id, signup_source FROM users WHERE email = $1`, [email]);
+    expect(user.signup_source).toBe('purchase');
+    expect((await paymentRow(res.body.order_id)).user_id).toBe(user.id);
+  });
+});
