@@ -167,6 +167,43 @@ describe('the webhook inbox, its admin view and replay, and events out of order'
     ).toHaveLength(1);
   });
 
+  it('accepts a success after a failure: the tickets are entered and the spend counts again', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    await api(w.t.app)
+      .as(buyer.token)
+      .put('/users/me/limits', { monthly_spend_limit_cents: 500 })
+      .expect(200);
+    const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 }); // £5.00, the whole limit
+    w.fakes.gatewayOne.complete(order.checkout_id, DECLINE_CODE);
+    expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id)).toBe(200);
+    await w.t.drain();
+    const [failed] = await w.t.db.query(`SELECT status FROM payment_transactions WHERE id = $1`, [
+      order.order_id,
+    ]);
+    expect(failed.status).toBe('failed');
+    // The shopper tries again on the same checkout and pays: the gateway took the money.
+    w.fakes.gatewayOne.complete(order.checkout_id);
+    expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id)).toBe(200);
+    await w.t.drain();
+    const [paid] = await w.t.db.query(`SELECT status FROM payment_transactions WHERE id = $1`, [
+      order.order_id,
+    ]);
+    expect(paid.status).toBe('succeeded');
+    expect(
+      await w.t.db.query(`SELECT entries_count FROM raffle_entries WHERE payment_transaction_id = $1`, [
+        order.order_id,
+      ]),
+    ).toEqual([{ entries_count: 2 }]);
+    const limits = await api(w.t.app).as(buyer.token).get('/users/me/limits').expect(200);
+    expect(limits.body.spent_this_month_cents).toBe(500);
+    const more = await api(w.t.app)
+      .as(buyer.token)
+      .post('/gatewayone/create-order', { item_id: raffle.item_id, site_id: w.site, quantity: 1 })
+      .expect(422);
+    expect(more.body.error_code).toBe('SPEND_LIMIT_REACHED');
+  });
+
   it('keeps a gatewaytwo payment succeeded when a cancellation event arrives after the success', async () => {
     const buyer = await makeUser(w.t, w.site);
     const raffle = await raffleOn(w);
