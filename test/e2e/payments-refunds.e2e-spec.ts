@@ -155,8 +155,12 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
     const b = await orderAsUser(w, second.token, raffle.item_id);
     w.fakes.gatewayOne.complete(a.checkout_id);
     w.fakes.gatewayOne.complete(b.checkout_id);
-    await confirm(w, a.order_id).expect(200);
-    await confirm(w, b.order_id).expect(200);
+    const won = await confirm(w, a.order_id).expect(200);
+    expect(won.body).toMatchObject({ success: true, status: 'succeeded' });
+    // The second buyer is told the truth: paid, but too late; the whole amount is coming back.
+    const late = await confirm(w, b.order_id).expect(422);
+    expect(late.body).toMatchObject({ success: false, error_code: 'SOLD_OUT' });
+    expect(late.body.message).toMatch(/refund/i);
 
     const entries = await w.t.db.query(`SELECT user_id FROM raffle_entries WHERE raffle_id = $1`, [
       raffle.id,

@@ -42,7 +42,9 @@ export class OrdersController {
       'chosen `upsells` of the raffle named by `item_id`; a differing `amount` is refused. With a Bearer token ' +
       'the token names the buyer; without one `customer_email` names or creates the account (a guest ' +
       'purchase). Confirmation (`confirmation_only: true` with `order_id` and/or `payment_id`): the server ' +
-      'asks the gateway and fulfils; `result_code`/`status` are only recorded. ' +
+      'asks the gateway and fulfils; `result_code`/`status` are only recorded. A paid order that can no ' +
+      'longer be entered (sold out, or the buyer’s cap reached meanwhile) answers that refusal and is ' +
+      'refunded whole. ' +
       ERROR_CODES,
   })
   @ApiOkResponse({ type: GatewayOneOrderResultDto })
