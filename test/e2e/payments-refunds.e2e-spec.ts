@@ -1,3 +1,6 @@
+import { NO_REQUEST } from '#app/common/http/request-meta.js';
+import { PaymentsRepository } from '#app/modules/payments/payments.repository.js';
+import { RefundsService } from '#app/modules/payments/refunds.service.js';
 import { api } from '../support/api';
 import { makeSite, makeUser, type MadeUser } from '../support/factories';
 import {
@@ -133,6 +136,22 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
     );
     expect(row).toEqual({ status: 'partially_refunded', refunded_cents: 600, refund_pending_cents: 0 });
     expect(await pointsOf(buyer.user.id)).toBe(4);
+  });
+
+  it('answers REFUND_TOO_LARGE, not a gateway fault, to a refund that lost the race for the last amount', async () => {
+    const { orderId, checkoutId } = await paidOrder(4); // £10.00
+    // Two admins read the payment at the same moment: both saw 10.00 left.
+    const payments = w.t.app.get(PaymentsRepository);
+    const refunds = w.t.app.get(RefundsService);
+    const seenByBoth = (await payments.findById(orderId))!;
+    await refunds.adminRefund(seenByBoth, 600, 'First', w.admin.user.id, NO_REQUEST);
+    await expect(
+      refunds.adminRefund(seenByBoth, 600, 'Second', w.admin.user.id, NO_REQUEST),
+    ).rejects.toMatchObject({
+      status: 422,
+      code: 'REFUND_TOO_LARGE',
+    });
+    expect(w.fakes.gatewayOne.payments.get(checkoutId)?.refunds.map((r) => r.amount)).toEqual(['6.00']);
   });
 
   it('keeps refunds to the site’s own admins: user 403, another site’s admin 404 or 403', async () => {
