@@ -266,4 +266,65 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
     expect(user.signup_source).toBe('purchase');
     expect((await paymentRow(res.body.order_id)).user_id).toBe(user.id);
   });
+
+  it('refuses a body user_id that disagrees with the token (422 USER_MISMATCH) and a wrong currency', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const other = await makeUser(w.t, w.site);
+    const body = { item_id: raffle.item_id, site_id: w.site, amount: 2.5, currency: 'GBP', description: '1' };
+    const mismatch = await createOrder(buyer.token, { ...body, user_id: other.user.id }).expect(422);
+    expect(mismatch.body).toMatchObject({ success: false, error_code: 'USER_MISMATCH' });
+    const currency = await createOrder(buyer.token, { ...body, currency: 'EUR' }).expect(422);
+    expect(currency.body).toMatchObject({ success: false, error_code: 'CURRENCY_MISMATCH' });
+    const unknown = await createOrder(buyer.token, { ...body, item_id: `nope-${uid()}` }).expect(404);
+    expect(unknown.body).toMatchObject({ success: false, error_code: 'NOT_FOUND' });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE raffle_id = $1`, [raffle.id]),
+    ).toHaveLength(0);
+  });
+
+  it('settles a completed order whose webhook never came, by reconciliation', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      amount: 2.5,
+      currency: 'GBP',
+      description: '1 ticket',
+    }).expect(200);
+    w.fakes.gatewayTwo.complete(w.fakes.gatewayTwo.orderFor(res.body.order_id)!.id);
+    await w.t.db.query(
+      `UPDATE payment_transactions SET created_at = now() - interval '10 minutes' WHERE id = $1`,
+      [res.body.order_id],
+    );
+    const superadmin = await makeUser(w.t, w.site, { role: 'superadmin' });
+    await api(w.t.app).as(superadmin.token).post('/admin/jobs/reconciliation/run').expect(200);
+    await w.t.drain();
+    expect(await paymentRow(res.body.order_id)).toMatchObject({ status: 'succeeded', fulfilment: 'entered' });
+  });
+
+  it('refunds a gatewaytwo order for the last ticket that someone else took first, at gatewaytwo', async () => {
+    const raffle = await raffleOn(w, { total_entries_available: 1 });
+    const [first, second] = [await makeUser(w.t, w.site), await makeUser(w.t, w.site)];
+    const body = { item_id: raffle.item_id, site_id: w.site, amount: 2.5, currency: 'GBP', description: '1' };
+    const a = await createOrder(first.token, body).expect(200);
+    const b = await createOrder(second.token, body).expect(200);
+    for (const res of [a, b]) {
+      const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+      w.fakes.gatewayTwo.complete(order.id);
+      expect(await w.fakes.gatewayTwo.deliverWebhook(order.id)).toBe(200);
+    }
+    await w.t.drain();
+    expect(await paymentRow(a.body.order_id)).toMatchObject({ status: 'succeeded', fulfilment: 'entered' });
+    expect(await paymentRow(b.body.order_id)).toMatchObject({
+      status: 'refunded',
+      fulfilment: 'refunded_unfillable',
+    });
+    expect(w.fakes.gatewayTwo.orderFor(b.body.order_id)!.refunds.map((r) => r.amount)).toEqual([250]);
+    expect(w.fakes.gatewayTwo.orderFor(a.body.order_id)!.refunds).toEqual([]);
+    expect(w.t.smtp.to(second.email).map((m) => m.subject)).toEqual([
+      expect.stringContaining('has been refunded'),
+    ]);
+  });
 });

@@ -213,4 +213,65 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
       expect.stringContaining('refunded'),
     );
   });
+
+  it('keeps nothing reserved when the gateway is down for a refund (502), and the retry works', async () => {
+    const { orderId, checkoutId } = await paidOrder(1);
+    w.fakes.gatewayOne.goDown('unavailable');
+    try {
+      const res = await refund(w.admin.token, orderId, { reason: 'Down' }).expect(502);
+      expect(res.body.code).toBe('GATEWAY_UNAVAILABLE');
+    } finally {
+      w.fakes.gatewayOne.comeUp();
+    }
+    const [row] = await w.t.db.query(
+      `SELECT status, refunded_cents, refund_pending_cents FROM payment_transactions WHERE id = $1`,
+      [orderId],
+    );
+    expect(row).toEqual({ status: 'succeeded', refunded_cents: 0, refund_pending_cents: 0 });
+    await refund(w.admin.token, orderId, { reason: 'Up again' }).expect(200);
+    expect(w.fakes.gatewayOne.payments.get(checkoutId)?.refunds.map((r) => r.amount)).toEqual(['2.50']);
+  });
+
+  it('gives a refunded amount back to the buyer’s monthly spend', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    await api(w.t.app)
+      .as(buyer.token)
+      .put('/users/me/limits', { monthly_spend_limit_cents: 500 })
+      .expect(200);
+    const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 });
+    w.fakes.gatewayOne.complete(order.checkout_id);
+    await confirm(w, order.order_id).expect(200);
+    await api(w.t.app)
+      .as(buyer.token)
+      .post('/gatewayone/create-order', { item_id: raffle.item_id, site_id: w.site })
+      .expect(422);
+    await refund(w.admin.token, order.order_id, { amount_cents: 250, reason: 'Half' }).expect(200);
+    const limits = await api(w.t.app).as(buyer.token).get('/users/me/limits').expect(200);
+    expect(limits.body.spent_this_month_cents).toBe(250);
+    await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 1 });
+  });
+
+  it('refunds a paid order whole when the buyer reached their cap meanwhile', async () => {
+    const raffle = await raffleOn(w, { max_entries: 2 });
+    const buyer = await makeUser(w.t, w.site);
+    const a = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 });
+    const b = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 1 });
+    w.fakes.gatewayOne.complete(a.checkout_id);
+    w.fakes.gatewayOne.complete(b.checkout_id);
+    await confirm(w, a.order_id).expect(200);
+    const late = await confirm(w, b.order_id).expect(422);
+    expect(late.body.error_code).toBe('MAX_ENTRIES_REACHED');
+    await w.t.drain();
+    const [row] = await w.t.db.query(
+      `SELECT status, fulfilment, refunded_cents FROM payment_transactions WHERE id = $1`,
+      [b.order_id],
+    );
+    expect(row).toEqual({ status: 'refunded', fulfilment: 'refunded_unfillable', refunded_cents: 250 });
+    expect(await pointsOf(buyer.user.id)).toBe(5);
+    const entries = await w.t.db.query(`SELECT entries_count FROM raffle_entries WHERE raffle_id = $1`, [
+      raffle.id,
+    ]);
+    expect(entries).toEqual([{ entries_count: 2 }]);
+  });
 });
