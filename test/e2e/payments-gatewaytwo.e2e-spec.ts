@@ -327,4 +327,34 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
       expect.stringContaining('has been refunded'),
     ]);
   });
+
+  it('accepts any one matching signature during a secret rotation, and refuses a timestamp from the future', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 4,
+      currency: 'GBP',
+      description: 'x',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    w.fakes.gatewayTwo.complete(order.id);
+    const raw = JSON.stringify({ event: 'ORDER_COMPLETED', order_id: order.id });
+    const future = String(Date.now() + 10 * 60_000);
+    const secret = w.fakes.config.gatewayTwo.webhookSecret;
+    await api(w.t.app)
+      .post('/gatewaytwo/webhook', raw)
+      .set('Revolut-Request-Timestamp', future)
+      .set('Revolut-Signature', signWebhook({ rawBody: raw, timestamp: future, secret }))
+      .expect(401);
+    const now = String(Date.now());
+    const old = signWebhook({ rawBody: raw, timestamp: now, secret: 'wsk_the_old_secret' });
+    const current = signWebhook({ rawBody: raw, timestamp: now, secret });
+    await api(w.t.app)
+      .post('/gatewaytwo/webhook', raw)
+      .set('Revolut-Request-Timestamp', now)
+      .set('Revolut-Signature', `${old},${current}`)
+      .expect(200);
+    await w.t.drain();
+    expect((await paymentRow(res.body.order_id)).status).toBe('succeeded');
+  });
 });

@@ -274,4 +274,35 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
     ]);
     expect(entries).toEqual([{ entries_count: 2 }]);
   });
+
+  it('never enters more than is left when many paid orders are confirmed at once', async () => {
+    const raffle = await raffleOn(w, { total_entries_available: 3 });
+    const buyers = await Promise.all([1, 2, 3, 4, 5].map(() => makeUser(w.t, w.site)));
+    const orders = [];
+    for (const buyer of buyers) orders.push(await orderAsUser(w, buyer.token, raffle.item_id));
+    for (const order of orders) w.fakes.gatewayOne.complete(order.checkout_id);
+    const answers = await Promise.all(orders.map((order) => confirm(w, order.order_id)));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 422, 422]);
+    await w.t.drain();
+    const [counts] = await w.t.db.query(`SELECT current_entries, closed FROM raffles WHERE id = $1`, [
+      raffle.id,
+    ]);
+    expect(counts).toEqual({ current_entries: 3, closed: true });
+    const tickets = await w.t.db.query<Array<{ ticket_from: number }>>(
+      `SELECT ticket_from FROM raffle_entries WHERE raffle_id = $1 ORDER BY ticket_from`,
+      [raffle.id],
+    );
+    expect(tickets.map((t) => t.ticket_from)).toEqual([1, 2, 3]);
+    const fates = await w.t.db.query<Array<{ fulfilment: string; status: string }>>(
+      `SELECT fulfilment, status FROM payment_transactions WHERE raffle_id = $1 ORDER BY fulfilment`,
+      [raffle.id],
+    );
+    expect(fates).toEqual([
+      { fulfilment: 'entered', status: 'succeeded' },
+      { fulfilment: 'entered', status: 'succeeded' },
+      { fulfilment: 'entered', status: 'succeeded' },
+      { fulfilment: 'refunded_unfillable', status: 'refunded' },
+      { fulfilment: 'refunded_unfillable', status: 'refunded' },
+    ]);
+  });
 });
