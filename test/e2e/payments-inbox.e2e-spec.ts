@@ -228,4 +228,44 @@ describe('the webhook inbox, its admin view and replay, and events out of order'
     ]);
     expect(row.status).toBe('succeeded');
   });
+
+  it('shows an admin their site’s event that failed while the gateway was down, and replays it once back', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const raffle = await raffleOn(w);
+    const res = await api(w.t.app)
+      .as(buyer.token)
+      .post('/gatewaytwo/create-order', {
+        item_id: raffle.item_id,
+        site_id: w.site,
+        amount: 2.5,
+        currency: 'GBP',
+        description: '1 ticket',
+      })
+      .expect(200);
+    const orderId = w.fakes.gatewayTwo.orderFor(res.body.order_id)!.id;
+    w.fakes.gatewayTwo.complete(orderId);
+    w.fakes.gatewayTwo.goDown('unavailable');
+    try {
+      expect(await w.fakes.gatewayTwo.deliverWebhook(orderId)).toBe(200);
+      await w.t.drain();
+    } finally {
+      w.fakes.gatewayTwo.comeUp();
+    }
+    const failed = (await list(w.admin.token, '&provider=gatewaytwo&status=failed')).find(
+      (e) => e.payload.order_id === orderId,
+    );
+    expect(failed).toMatchObject({
+      status: 'failed',
+      payment_transaction_id: res.body.order_id,
+      site_id: w.site,
+    });
+    expect((await list(otherAdmin.token, '&status=failed')).map((e) => e.id)).not.toContain(failed!.id);
+
+    await api(w.t.app).as(w.admin.token).post(`/admin/inbound-events/${failed!.id}/replay`).expect(200);
+    await w.t.drain();
+    const [row] = await w.t.db.query(`SELECT status, fulfilment FROM payment_transactions WHERE id = $1`, [
+      res.body.order_id,
+    ]);
+    expect(row).toEqual({ status: 'succeeded', fulfilment: 'entered' });
+  });
 });
