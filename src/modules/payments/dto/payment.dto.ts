@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn } from 'class-validator';
+import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
 import { Int, Obj, Prop, Str } from '#app/common/validation/fields.js';
 import { PAYMENT_STATUSES } from '../entities/payment-transaction.entity.js';
@@ -47,8 +47,9 @@ export class PaymentTransactionDto {
 
 export class PaymentListQueryDto extends PageQueryDto {
   @Str({ max: 64 }) site_id?: string;
+  @IsOptional()
   @IsIn([...PAYMENT_STATUSES])
-  @ApiProperty({ enum: PAYMENT_STATUSES, required: false })
+  @ApiProperty({ enum: PAYMENT_STATUSES, required: false, description: 'Any status when omitted.' })
   status?: (typeof PAYMENT_STATUSES)[number];
 }
 
