@@ -144,6 +144,46 @@ describe('payment transactions (endpoint 6, GET /payments/{id}, GET /admin/payme
     expect(after[0].n).toBe(before[0].n);
   });
 
+  it('replays a repeated request with the same Idempotency-Key: one payment, one checkout', async () => {
+    const key = `pay-${Date.now()}-${Math.random()}`;
+    const first = await create(buyer.token, valid).set('Idempotency-Key', key).expect(200);
+    const again = await create(buyer.token, valid).set('Idempotency-Key', key).expect(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.id).toBe(first.body.id);
+    const reused = await create(buyer.token, { ...valid, amount_cents: 1 })
+      .set('Idempotency-Key', key)
+      .expect(422);
+    expect(reused.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const checkouts = [...w.fakes.gatewayOne.payments.values()].filter(
+      (c) => c.merchantTransactionId === first.body.id,
+    );
+    expect(checkouts).toHaveLength(1);
+  });
+
+  it('takes the currency in any case and stores it as its ISO code', async () => {
+    const res = await create(buyer.token, { ...valid, currency: 'eur' }).expect(200);
+    expect(res.body.currency).toBe('EUR');
+  });
+
+  it('refuses a self-paused buyer (422 SELF_PAUSED) and one past the spend limit (422)', async () => {
+    const paused = await makeUser(w.t, w.site);
+    await api(w.t.app)
+      .as(paused.token)
+      .put('/users/me/limits', { paused_until: new Date(Date.now() + 86_400_000).toISOString() })
+      .expect(200);
+    expect((await create(paused.token, valid).expect(422)).body.code).toBe('SELF_PAUSED');
+    const limited = await makeUser(w.t, w.site);
+    await api(w.t.app)
+      .as(limited.token)
+      .put('/users/me/limits', { monthly_spend_limit_cents: 1000 })
+      .expect(200);
+    expect((await create(limited.token, valid).expect(422)).body.code).toBe('SPEND_LIMIT_REACHED');
+    const rows = await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE user_id = ANY($1)`, [
+      [paused.user.id, limited.user.id],
+    ]);
+    expect(rows).toHaveLength(0);
+  });
+
   describe('reading a payment', () => {
     let paymentId: string;
     beforeAll(async () => {
@@ -166,6 +206,11 @@ describe('payment transactions (endpoint 6, GET /payments/{id}, GET /admin/payme
       await api(w.t.app).as(w.admin.token).get(`/payments/${paymentId}`).expect(200);
       const elsewhere = await makeUser(w.t, await makeSite(w.t), { role: 'admin' });
       await api(w.t.app).as(elsewhere.token).get(`/payments/${paymentId}`).expect(404);
+    });
+
+    it('shows a superadmin any site’s payment', async () => {
+      const root = await makeUser(w.t, await makeSite(w.t), { role: 'superadmin' });
+      await api(w.t.app).as(root.token).get(`/payments/${paymentId}`).expect(200);
     });
 
     it('answers 404 to a malformed or unknown id, 401 without a token', async () => {
@@ -196,6 +241,26 @@ describe('payment transactions (endpoint 6, GET /payments/{id}, GET /admin/payme
         .get('/admin/payments?status=succeeded')
         .expect(200);
       expect((succeeded.body as Array<{ id: string }>).map((p) => p.id)).not.toContain(mine);
+    });
+
+    it('lists every status without a filter, and pages through the list with X-Next-Cursor', async () => {
+      const site = await makeSite(w.t);
+      const admin = await makeUser(w.t, site, { role: 'admin' });
+      const payer = await makeUser(w.t, site);
+      const made: string[] = [];
+      for (let i = 0; i < 3; i++) made.push((await create(payer.token, valid).expect(200)).body.id as string);
+      const page1 = await api(w.t.app).as(admin.token).get('/admin/payments?limit=2').expect(200);
+      expect(page1.body).toHaveLength(2);
+      const cursor = page1.headers['x-next-cursor'];
+      expect(cursor).toBeTruthy();
+      const page2 = await api(w.t.app)
+        .as(admin.token)
+        .get(`/admin/payments?limit=2&cursor=${cursor}`)
+        .expect(200);
+      const seen = [...(page1.body as Array<{ id: string }>), ...(page2.body as Array<{ id: string }>)].map(
+        (p) => p.id,
+      );
+      expect(seen).toEqual([...made].reverse());
     });
 
     it('refuses a user (403), another site’s admin naming this site (403), and a bad status (400)', async () => {
