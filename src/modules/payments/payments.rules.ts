@@ -42,6 +42,9 @@ export function statusAfterRefund(amount: number, refunded: number): PaymentStat
   return refunded >= amount ? 'refunded' : 'partially_refunded';
 }
 
+/** The largest payment taken, in minor units (endpoint 6's `amount_cents` limit; the column is int4). */
+export const MAX_PAYMENT_CENTS = 100_000_000;
+
 /** Payment methods of endpoint 6 and the gateway that takes each (DESIGN §10). */
 export const PAYMENT_METHOD_GATEWAY = {
   card: 'gatewayone',
