@@ -378,4 +378,44 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
     expect(ghost.body).toMatchObject({ success: false, error_code: 'UNKNOWN_SITE' });
     expect(await w.t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toHaveLength(0);
   });
+
+  it.each([
+    ['more decimals than the currency has', 12.345],
+    ['zero', 0],
+    ['more than a payment may be', 99_999_999_999],
+  ])('refuses a generic amount of %s (400, nothing stored)', async (_label, amount) => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount,
+      currency: 'GBP',
+      description: 'x',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE user_id = $1`, [buyer.user.id]),
+    ).toHaveLength(0);
+  });
+
+  it('marks an order the shopper cancelled as cancelled and gives its spend back', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    await api(w.t.app)
+      .as(buyer.token)
+      .put('/users/me/limits', { monthly_spend_limit_cents: 400 })
+      .expect(200);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 4,
+      currency: 'GBP',
+      description: 'x',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    w.fakes.gatewayTwo.complete(order.id, 'cancelled');
+    expect(await w.fakes.gatewayTwo.deliverWebhook(order.id)).toBe(200);
+    await w.t.drain();
+    expect((await paymentRow(res.body.order_id)).status).toBe('cancelled');
+    const limits = await api(w.t.app).as(buyer.token).get('/users/me/limits').expect(200);
+    expect(limits.body.spent_this_month_cents).toBe(0);
+  });
 });
