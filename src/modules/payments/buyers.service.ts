@@ -3,6 +3,7 @@ import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { SitesService } from '#app/modules/sites/sites.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 
@@ -24,13 +25,14 @@ export interface BuyerClaim {
 /**
  * Who is buying (DESIGN §10): a valid token names the buyer; without one, `customer_email` on the site
  * names the account or creates it (a guest purchase, `signup_source: "purchase"`, no password yet). A
- * body `user_id` never decides: one that disagrees is refused.
+ * body `user_id` never decides: one that disagrees is refused. A site that does not exist is 404 UNKNOWN_SITE.
  */
 @Injectable()
 export class BuyersService {
   constructor(
     private readonly accounts: AccountsService,
     private readonly activity: ActivityLogService,
+    private readonly sites: SitesService,
     private readonly tx: TransactionRunner,
   ) {}
 
@@ -45,6 +47,8 @@ export class BuyersService {
       throw AppException.validation([
         { field: 'customer_email', message: 'customer_email is required without a token' },
       ]);
+    // A token's site exists; a body's may not: no account (nor payment) on a site that is not there.
+    await this.sites.requireSite(claim.siteId);
     const existing = await this.accounts.findByEmail(claim.siteId, claim.email);
     if (existing) {
       if (claim.userIdHint && claim.userIdHint !== existing.id) throw mismatch();

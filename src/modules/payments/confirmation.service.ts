@@ -1,6 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { AppException } from '#app/common/errors/app.exception.js';
 import { ProviderError } from '#app/infra/providers/provider-error.js';
+import type { EntryRefusal } from '#app/modules/raffles/entries/entries.rules.js';
 import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
 import { PaymentGateways } from './payment-gateways.js';
 import { PaymentOutcomeService } from './payment-outcome.service.js';
@@ -59,6 +60,7 @@ export class ConfirmationService {
         'PAYMENT_DECLINED',
         'The gateway reports that the payment did not go through.',
       );
+    if (after.fulfilment === 'refunded_unfillable') throw unfillable(after);
     return after;
   }
 
@@ -70,4 +72,19 @@ export class ConfirmationService {
     if (req.paymentId) return this.payments.findByCheckout('gatewayone', req.paymentId);
     return null;
   }
+}
+
+/**
+ * A paid order whose tickets could no longer be entered (sold out, or the buyer's cap reached meanwhile):
+ * the buyer must not be told their entries are in. Answered as the entry refusal it is, saying that the
+ * whole amount is being refunded.
+ */
+function unfillable(payment: PaymentTransaction): AppException {
+  const refusal = (payment.metadata.unfillable as EntryRefusal | undefined) ?? 'SOLD_OUT';
+  const text =
+    'Your payment went through, but the tickets could no longer be entered; nothing was entered and the ' +
+    'whole amount is being refunded.';
+  return refusal === 'RAFFLE_CLOSED'
+    ? AppException.conflict(refusal, text)
+    : AppException.unprocessable(refusal, text);
 }

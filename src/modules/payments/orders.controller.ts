@@ -19,7 +19,7 @@ const ERROR_CODES =
   'Failures answer `{success: false, error, error_code, message}` with the HTTP status of the same failure ' +
   'elsewhere: VALIDATION_FAILED (400), UNAUTHENTICATED (401, a bad token), USER_MISMATCH, AMOUNT_MISMATCH, ' +
   'CURRENCY_MISMATCH, SOLD_OUT, MAX_ENTRIES_REACHED, SPEND_LIMIT_REACHED, SELF_PAUSED, PAYMENT_DECLINED, ' +
-  'UNKNOWN_UPSELL (422), NOT_FOUND (404), RAFFLE_CLOSED (409), IDEMPOTENCY_KEY_IN_USE (409), ' +
+  'UNKNOWN_UPSELL (422), NOT_FOUND, UNKNOWN_SITE (404), RAFFLE_CLOSED (409), IDEMPOTENCY_KEY_IN_USE (409), ' +
   'IDEMPOTENCY_KEY_REUSED (422), RATE_LIMITED (429), GATEWAY_UNAVAILABLE (502).';
 
 @ApiTags('payments')
@@ -42,7 +42,9 @@ export class OrdersController {
       'chosen `upsells` of the raffle named by `item_id`; a differing `amount` is refused. With a Bearer token ' +
       'the token names the buyer; without one `customer_email` names or creates the account (a guest ' +
       'purchase). Confirmation (`confirmation_only: true` with `order_id` and/or `payment_id`): the server ' +
-      'asks the gateway and fulfils; `result_code`/`status` are only recorded. ' +
+      'asks the gateway and fulfils; `result_code`/`status` are only recorded. A paid order that can no ' +
+      'longer be entered (sold out, or the buyer’s cap reached meanwhile) answers that refusal and is ' +
+      'refunded whole. ' +
       ERROR_CODES,
   })
   @ApiOkResponse({ type: GatewayOneOrderResultDto })

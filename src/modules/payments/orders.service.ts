@@ -14,6 +14,7 @@ import type { Gateway, PaymentTransaction } from './entities/payment-transaction
 import { type OpenedCheckout, PaymentGateways } from './payment-gateways.js';
 import { PaymentOutcomeService } from './payment-outcome.service.js';
 import { PaymentsRepository } from './payments.repository.js';
+import { MAX_PAYMENT_CENTS } from './payments.rules.js';
 
 export interface OrderRequest {
   gateway: Gateway;
@@ -206,6 +207,10 @@ export class OrdersService {
     const amountCents = req.amountCents ?? this.toMinor(req.amountMajor ?? 0, currency);
     if (amountCents <= 0)
       throw AppException.validation([{ field: 'amount', message: 'amount must be positive' }]);
+    if (amountCents > MAX_PAYMENT_CENTS)
+      throw AppException.validation([
+        { field: 'amount', message: `amount must be at most ${MAX_PAYMENT_CENTS} in minor units` },
+      ]);
     return { raffleId: null, amountCents, currency, description: req.description ?? 'Payment', details: {} };
   }
 

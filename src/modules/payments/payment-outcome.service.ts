@@ -7,7 +7,7 @@ import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
 import { FulfilmentService } from './fulfilment.service.js';
 import { PaymentsRepository } from './payments.repository.js';
-import { type GatewayOutcome, nextStatus, releasesSpend } from './payments.rules.js';
+import { type GatewayOutcome, nextStatus, recountsSpend, releasesSpend } from './payments.rules.js';
 
 export interface OutcomeReport {
   outcome: GatewayOutcome;
@@ -80,6 +80,13 @@ export class PaymentOutcomeService {
     }
     if (releasesSpend(before, after) && payment.user_id && payment.spend_month) {
       await this.limits.releaseSpend(manager, {
+        userId: payment.user_id,
+        amountCents: payment.amount_cents,
+        month: payment.spend_month,
+      });
+    }
+    if (recountsSpend(before, after) && payment.user_id && payment.spend_month) {
+      await this.limits.recountSpend(manager, {
         userId: payment.user_id,
         amountCents: payment.amount_cents,
         month: payment.spend_month,

@@ -29,10 +29,21 @@ export function releasesSpend(before: PaymentStatus, after: PaymentStatus): bool
   return open && (after === 'failed' || after === 'cancelled');
 }
 
+/**
+ * A payment given up as failed or cancelled that then went through after all (a late success) has had
+ * its spend given back: it must count again, since the money was taken.
+ */
+export function recountsSpend(before: PaymentStatus, after: PaymentStatus): boolean {
+  return (before === 'failed' || before === 'cancelled') && after === 'succeeded';
+}
+
 /** The status after `refunded` of `amount` in total has gone back. */
 export function statusAfterRefund(amount: number, refunded: number): PaymentStatus {
   return refunded >= amount ? 'refunded' : 'partially_refunded';
 }
+
+/** The largest payment taken, in minor units (endpoint 6's `amount_cents` limit; the column is int4). */
+export const MAX_PAYMENT_CENTS = 100_000_000;
 
 /** Payment methods of endpoint 6 and the gateway that takes each (DESIGN §10). */
 export const PAYMENT_METHOD_GATEWAY = {

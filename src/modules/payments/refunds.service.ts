@@ -10,7 +10,10 @@ import type { PaymentTransaction } from './entities/payment-transaction.entity.j
 import { PaymentGateways } from './payment-gateways.js';
 import { PaymentsRepository } from './payments.repository.js';
 
-export type RefundResult = { done: true; payment: PaymentTransaction } | { done: false; reason: string };
+export type RefundResult =
+  | { done: true; payment: PaymentTransaction }
+  /** `unrefundable`: nothing (or not that much) is left to refund, or the payment is not settled. */
+  | { done: false; reason: string; unrefundable?: boolean };
 
 /**
  * Refunds, full or partial, at the gateway. The amount is reserved on the payment row first (one
@@ -41,7 +44,12 @@ export class RefundsService {
     const reserved = await this.tx.run((manager) =>
       this.payments.reserveRefund(payment.id, amountCents, manager),
     );
-    if (!reserved) return { done: false, reason: 'nothing left to refund, or the payment is not settled' };
+    if (!reserved)
+      return {
+        done: false,
+        reason: 'nothing left to refund, or the payment is not settled',
+        unrefundable: true,
+      };
     let ok = false;
     let raw: Record<string, unknown> = {};
     try {
@@ -113,6 +121,14 @@ export class RefundsService {
     if (amount <= 0 || amount > remaining)
       throw AppException.unprocessable('REFUND_TOO_LARGE', `At most ${remaining} can still be refunded.`);
     const result = await this.refund(payment.id, amount, reason, adminId, meta);
+    // Another refund took what was left between our read and our reservation: the same answers as above.
+    if (!result.done && result.unrefundable) {
+      const now = await this.payments.findById(payment.id);
+      const left = now ? now.amount_cents - now.refunded_cents - now.refund_pending_cents : 0;
+      if (now && now.status !== 'succeeded' && now.status !== 'partially_refunded')
+        throw AppException.conflict('NOT_REFUNDABLE', `A ${now.status} payment cannot be refunded.`);
+      throw AppException.unprocessable('REFUND_TOO_LARGE', `At most ${left} can still be refunded.`);
+    }
     if (!result.done)
       throw new AppException(
         HttpStatus.BAD_GATEWAY,

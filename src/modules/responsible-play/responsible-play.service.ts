@@ -150,6 +150,20 @@ export class ResponsiblePlayService {
     return { month, spentCents: spent, limitCents: gate.limit };
   }
 
+  /**
+   * Counts again a spend given back too early: an order that failed and then went through after all.
+   * The money was taken, so it counts whatever the limit says (the month may end above the limit).
+   */
+  async recountSpend(
+    manager: EntityManager,
+    input: { userId: string; amountCents: number; month: string },
+  ): Promise<number> {
+    nonNegativeInteger(input.amountCents, 'recountSpend');
+    if (input.amountCents === 0) return this.repo.spentIn(input.userId, input.month, manager);
+    const spent = await this.repo.reserve(manager, { ...input, limitCents: null });
+    return spent ?? 0;
+  }
+
   /** Gives back a reservation of an order that failed or was refunded; never below zero. */
   async releaseSpend(
     manager: EntityManager,

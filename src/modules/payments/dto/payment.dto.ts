@@ -3,13 +3,13 @@ import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
 import { Int, Obj, Prop, Str } from '#app/common/validation/fields.js';
 import { PAYMENT_STATUSES } from '../entities/payment-transaction.entity.js';
-import { PAYMENT_METHOD_GATEWAY } from '../payments.rules.js';
+import { MAX_PAYMENT_CENTS, PAYMENT_METHOD_GATEWAY } from '../payments.rules.js';
 
 const METHODS = Object.keys(PAYMENT_METHOD_GATEWAY);
 
 /** Endpoint 6. The amount is what you pay; `user_id` comes from the token, never the body. */
 export class CreatePaymentDto {
-  @Int({ required: true, min: 1, max: 100_000_000, example: 1250 }) amount_cents!: number;
+  @Int({ required: true, min: 1, max: MAX_PAYMENT_CENTS, example: 1250 }) amount_cents!: number;
   @Str({ required: true, min: 3, max: 3, example: 'GBP', description: 'ISO 4217.' }) currency!: string;
   @IsIn(METHODS)
   @ApiProperty({
@@ -49,7 +49,7 @@ export class PaymentListQueryDto extends PageQueryDto {
   @Str({ max: 64 }) site_id?: string;
   @IsOptional()
   @IsIn([...PAYMENT_STATUSES])
-  @ApiProperty({ enum: PAYMENT_STATUSES, required: false })
+  @ApiProperty({ enum: PAYMENT_STATUSES, required: false, description: 'Any status when omitted.' })
   status?: (typeof PAYMENT_STATUSES)[number];
 }
 

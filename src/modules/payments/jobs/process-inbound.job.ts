@@ -34,8 +34,9 @@ export class ProcessInboundJob implements OnModuleInit {
   async run(eventId: string): Promise<void> {
     const event = await this.inbox.findById(eventId);
     if (!event || event.status === 'processed' || event.status === 'ignored') return;
+    let payment: PaymentTransaction | null = null;
     try {
-      const payment = await this.paymentOf(event);
+      payment = await this.paymentOf(event);
       if (!payment) {
         await this.inbox.mark(event.id, {
           status: 'ignored',
@@ -70,9 +71,11 @@ export class ProcessInboundJob implements OnModuleInit {
         processed_at: new Date(),
       });
     } catch (error) {
+      // Matched to a payment, the failure is its site's to see and replay (GET /admin/inbound-events).
       await this.inbox.mark(event.id, {
         status: 'failed',
         last_error: (error as Error).message.slice(0, 1000),
+        ...(payment ? { site_id: payment.site_id, payment_transaction_id: payment.id } : {}),
       });
       throw error; // the queue retries with back-off
     }

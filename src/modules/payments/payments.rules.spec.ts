@@ -1,0 +1,18 @@
+import { nextStatus, recountsSpend, releasesSpend } from './payments.rules.js';
+
+describe('payment status rules', () => {
+  it('never moves a success backwards, and accepts a success after a failure', () => {
+    expect(nextStatus('succeeded', 'failed')).toBe('succeeded');
+    expect(nextStatus('failed', 'succeeded')).toBe('succeeded');
+    expect(nextStatus('pending', 'cancelled')).toBe('cancelled');
+  });
+
+  it('gives the spend back when an open payment fails, and counts it again when it then succeeds', () => {
+    expect(releasesSpend('pending', 'failed')).toBe(true);
+    expect(releasesSpend('succeeded', 'succeeded')).toBe(false);
+    expect(recountsSpend('failed', 'succeeded')).toBe(true);
+    expect(recountsSpend('cancelled', 'succeeded')).toBe(true);
+    expect(recountsSpend('pending', 'succeeded')).toBe(false);
+    expect(recountsSpend('succeeded', 'succeeded')).toBe(false);
+  });
+});

@@ -1,0 +1,421 @@
+import { signWebhook } from '#app/infra/providers/gatewaytwo/gatewaytwo.rules.js';
+import { api } from '../support/api';
+import { makeUser, uid } from '../support/factories';
+import { type PaymentsWorld, raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
+
+describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
+  let w: PaymentsWorld;
+  beforeAll(async () => {
+    w = await startPaymentsWorld();
+  });
+  afterAll(async () => {
+    await stopPaymentsWorld(w);
+  });
+
+  const createOrder = (token: string | undefined, body: Record<string, unknown>) =>
+    api(w.t.app).as(token).post('/gatewaytwo/create-order', body);
+
+  const paymentRow = async (id: string) => {
+    const [row] = await w.t.db.query(
+      `SELECT status, amount_cents, currency, purpose, checkout_id, user_id, fulfilment
+         FROM payment_transactions WHERE id = $1`,
+      [id],
+    );
+    return row as Record<string, unknown>;
+  };
+
+  /** Posts a gatewaytwo webhook body we sign ourselves, to read the app's answer. */
+  const postSigned = (body: Record<string, unknown>, at = Date.now()) => {
+    const raw = JSON.stringify(body);
+    const timestamp = String(at);
+    return api(w.t.app)
+      .post('/gatewaytwo/webhook', raw)
+      .set('Revolut-Request-Timestamp', timestamp)
+      .set(
+        'Revolut-Signature',
+        signWebhook({ rawBody: raw, timestamp, secret: w.fakes.config.gatewayTwo.webhookSecret }),
+      );
+  };
+
+  it('prices a raffle order on the server and sends the gateway the amount in minor units', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      quantity: 3,
+      amount: 7.5,
+      currency: 'GBP',
+      description: '3 tickets',
+    }).expect(200);
+    expect(res.body).toEqual({
+      success: true,
+      checkout_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/gatewaytwo\/pay\//),
+      environment: 'live',
+      error: null,
+      error_code: null,
+      order_id: expect.any(String),
+      order_state: 'pending',
+    });
+    const row = await paymentRow(res.body.order_id);
+    expect(row).toMatchObject({ status: 'pending', amount_cents: 750, currency: 'GBP', purpose: 'raffle' });
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id);
+    expect(order).toMatchObject({
+      amount: 750,
+      currency: 'GBP',
+      state: 'pending',
+      customerEmail: buyer.email,
+    });
+    expect(row.checkout_id).toBe(order!.id);
+  });
+
+  it('refuses an amount that differs from the server’s price (422 AMOUNT_MISMATCH, order shape)', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      quantity: 2,
+      amount: 4.99,
+      currency: 'GBP',
+      description: '2 tickets',
+    }).expect(422);
+    expect(res.body).toMatchObject({
+      success: false,
+      error_code: 'AMOUNT_MISMATCH',
+      error: expect.any(String),
+      message: expect.any(String),
+    });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE raffle_id = $1`, [raffle.id]),
+    ).toHaveLength(0);
+  });
+
+  it('takes a generic payment of the stated amount when no item is named', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 12.1,
+      currency: 'EUR',
+      description: 'Donation',
+    }).expect(200);
+    expect(res.body.success).toBe(true);
+    const row = await paymentRow(res.body.order_id);
+    expect(row).toMatchObject({ amount_cents: 1210, currency: 'EUR', purpose: 'generic', status: 'pending' });
+    expect(w.fakes.gatewayTwo.orderFor(res.body.order_id)).toMatchObject({
+      amount: 1210,
+      currency: 'EUR',
+      description: 'Donation',
+    });
+  });
+
+  it.each([
+    ['amount', { currency: 'GBP', description: 'x' }],
+    ['currency', { amount: 5, description: 'x' }],
+    ['description', { amount: 5, currency: 'GBP' }],
+  ])('answers 400 in the order shape when %s is missing', async (field, body) => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, { site_id: w.site, ...body }).expect(400);
+    expect(res.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });
+    expect(res.body.message).toContain(field);
+  });
+
+  it('answers 400 for wrong types, unknown fields and a negative amount', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const base = { site_id: w.site, amount: 5, currency: 'GBP', description: 'x' };
+    for (const body of [
+      { ...base, amount: 'five' },
+      { ...base, price: 5 },
+      { ...base, amount: -1 },
+      { ...base, quantity: 0 },
+    ]) {
+      const res = await createOrder(buyer.token, body).expect(400);
+      expect(res.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });
+    }
+  });
+
+  it('completes through the signed webhook: the payment succeeds and the tickets are entered', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      quantity: 2,
+      amount: 5,
+      currency: 'GBP',
+      description: '2 tickets',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    w.fakes.gatewayTwo.complete(order.id);
+    expect(await w.fakes.gatewayTwo.deliverWebhook(order.id)).toBe(200);
+    await w.t.drain();
+    expect(await paymentRow(res.body.order_id)).toMatchObject({ status: 'succeeded', fulfilment: 'entered' });
+    const entries = await w.t.db.query(
+      `SELECT entries_count, user_id FROM raffle_entries WHERE payment_transaction_id = $1`,
+      [res.body.order_id],
+    );
+    expect(entries).toEqual([{ entries_count: 2, user_id: buyer.user.id }]);
+    const [inbox] = await w.t.db.query(
+      `SELECT status, payment_transaction_id, site_id FROM inbound_events
+        WHERE provider = 'gatewaytwo' AND payload->>'order_id' = $1`,
+      [order.id],
+    );
+    expect(inbox).toEqual({
+      status: 'processed',
+      payment_transaction_id: res.body.order_id,
+      site_id: w.site,
+    });
+  });
+
+  it('fulfils a generic payment as the transaction alone', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 3,
+      currency: 'GBP',
+      description: 'Top-up',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    w.fakes.gatewayTwo.complete(order.id);
+    expect(await w.fakes.gatewayTwo.deliverWebhook(order.id)).toBe(200);
+    await w.t.drain();
+    expect(await paymentRow(res.body.order_id)).toMatchObject({
+      status: 'succeeded',
+      fulfilment: 'recorded',
+    });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM raffle_entries WHERE payment_transaction_id = $1`, [
+        res.body.order_id,
+      ]),
+    ).toHaveLength(0);
+  });
+
+  it('refuses a tampered signature and a stale timestamp with 401, storing nothing', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 4,
+      currency: 'GBP',
+      description: 'x',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    w.fakes.gatewayTwo.complete(order.id);
+    expect(await w.fakes.gatewayTwo.deliverWebhook(order.id, { corrupt: 'signature' })).toBe(401);
+    expect(await w.fakes.gatewayTwo.deliverWebhook(order.id, { corrupt: 'stale' })).toBe(401);
+    const unsigned = await api(w.t.app)
+      .post('/gatewaytwo/webhook', { event: 'ORDER_COMPLETED', order_id: order.id })
+      .expect(401);
+    expect(unsigned.body.code ?? unsigned.body.error_code).toBe('UNAUTHENTICATED');
+    expect(
+      await w.t.db.query(`SELECT 1 FROM inbound_events WHERE payload->>'order_id' = $1`, [order.id]),
+    ).toHaveLength(0);
+    await w.t.drain();
+    expect((await paymentRow(res.body.order_id)).status).toBe('pending');
+  });
+
+  it('answers a repeated event with duplicate: true and stores it once', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 4,
+      currency: 'GBP',
+      description: 'x',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    w.fakes.gatewayTwo.complete(order.id);
+    const event = { event: 'ORDER_COMPLETED', order_id: order.id, merchant_order_ext_ref: res.body.order_id };
+    const first = await postSigned(event).expect(200);
+    expect(first.body).toEqual({ received: true, duplicate: false });
+    const second = await postSigned(event).expect(200);
+    expect(second.body).toEqual({ received: true, duplicate: true });
+    await w.t.drain();
+    expect(
+      await w.t.db.query(`SELECT 1 FROM inbound_events WHERE payload->>'order_id' = $1`, [order.id]),
+    ).toHaveLength(1);
+    expect((await paymentRow(res.body.order_id)).status).toBe('succeeded');
+  });
+
+  it('trusts the gateway, not the event: a completion event for an unpaid order changes nothing', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 4,
+      currency: 'GBP',
+      description: 'x',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    await postSigned({ event: 'ORDER_COMPLETED', order_id: order.id }).expect(200);
+    await w.t.drain();
+    expect((await paymentRow(res.body.order_id)).status).toBe('pending');
+  });
+
+  it('makes a guest buyer’s account from customer_email', async () => {
+    const raffle = await raffleOn(w);
+    const email = `g2-guest-${uid()}@example.com`;
+    const res = await createOrder(undefined, {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      customer_email: email,
+      user_exists: false,
+      quantity: 1,
+      amount: 2.5,
+      currency: 'GBP',
+      description: '1 ticket',
+    }).expect(200);
+    const [user] = await w.t.db.query(`SELECT id, signup_source FROM users WHERE email = $1`, [email]);
+    expect(user.signup_source).toBe('purchase');
+    expect((await paymentRow(res.body.order_id)).user_id).toBe(user.id);
+  });
+
+  it('refuses a body user_id that disagrees with the token (422 USER_MISMATCH) and a wrong currency', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const other = await makeUser(w.t, w.site);
+    const body = { item_id: raffle.item_id, site_id: w.site, amount: 2.5, currency: 'GBP', description: '1' };
+    const mismatch = await createOrder(buyer.token, { ...body, user_id: other.user.id }).expect(422);
+    expect(mismatch.body).toMatchObject({ success: false, error_code: 'USER_MISMATCH' });
+    const currency = await createOrder(buyer.token, { ...body, currency: 'EUR' }).expect(422);
+    expect(currency.body).toMatchObject({ success: false, error_code: 'CURRENCY_MISMATCH' });
+    const unknown = await createOrder(buyer.token, { ...body, item_id: `nope-${uid()}` }).expect(404);
+    expect(unknown.body).toMatchObject({ success: false, error_code: 'NOT_FOUND' });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE raffle_id = $1`, [raffle.id]),
+    ).toHaveLength(0);
+  });
+
+  it('settles a completed order whose webhook never came, by reconciliation', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      amount: 2.5,
+      currency: 'GBP',
+      description: '1 ticket',
+    }).expect(200);
+    w.fakes.gatewayTwo.complete(w.fakes.gatewayTwo.orderFor(res.body.order_id)!.id);
+    await w.t.db.query(
+      `UPDATE payment_transactions SET created_at = now() - interval '10 minutes' WHERE id = $1`,
+      [res.body.order_id],
+    );
+    const superadmin = await makeUser(w.t, w.site, { role: 'superadmin' });
+    await api(w.t.app).as(superadmin.token).post('/admin/jobs/reconciliation/run').expect(200);
+    await w.t.drain();
+    expect(await paymentRow(res.body.order_id)).toMatchObject({ status: 'succeeded', fulfilment: 'entered' });
+  });
+
+  it('refunds at gatewaytwo the order for the last ticket that came second', async () => {
+    const raffle = await raffleOn(w, { total_entries_available: 1 });
+    const [first, second] = [await makeUser(w.t, w.site), await makeUser(w.t, w.site)];
+    const body = { item_id: raffle.item_id, site_id: w.site, amount: 2.5, currency: 'GBP', description: '1' };
+    const a = await createOrder(first.token, body).expect(200);
+    const b = await createOrder(second.token, body).expect(200);
+    for (const res of [a, b]) {
+      const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+      w.fakes.gatewayTwo.complete(order.id);
+      expect(await w.fakes.gatewayTwo.deliverWebhook(order.id)).toBe(200);
+    }
+    await w.t.drain();
+    // The webhooks are processed in either order: whichever comes second is too late.
+    const rows = [await paymentRow(a.body.order_id), await paymentRow(b.body.order_id)];
+    const won = rows[0].fulfilment === 'entered' ? 0 : 1;
+    const lost = 1 - won;
+    expect(rows[won]).toMatchObject({ status: 'succeeded', fulfilment: 'entered' });
+    expect(rows[lost]).toMatchObject({ status: 'refunded', fulfilment: 'refunded_unfillable' });
+    const orderOf = (i: number) => w.fakes.gatewayTwo.orderFor([a, b][i].body.order_id as string)!;
+    expect(orderOf(lost).refunds.map((r) => r.amount)).toEqual([250]);
+    expect(orderOf(won).refunds).toEqual([]);
+    expect(w.t.smtp.to([first, second][lost].email).map((m) => m.subject)).toEqual([
+      expect.stringContaining('has been refunded'),
+    ]);
+  });
+
+  it('accepts any one matching signature during a secret rotation, and refuses a timestamp from the future', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 4,
+      currency: 'GBP',
+      description: 'x',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    w.fakes.gatewayTwo.complete(order.id);
+    const raw = JSON.stringify({ event: 'ORDER_COMPLETED', order_id: order.id });
+    const future = String(Date.now() + 10 * 60_000);
+    const secret = w.fakes.config.gatewayTwo.webhookSecret;
+    await api(w.t.app)
+      .post('/gatewaytwo/webhook', raw)
+      .set('Revolut-Request-Timestamp', future)
+      .set('Revolut-Signature', signWebhook({ rawBody: raw, timestamp: future, secret }))
+      .expect(401);
+    const now = String(Date.now());
+    const old = signWebhook({ rawBody: raw, timestamp: now, secret: 'wsk_the_old_secret' });
+    const current = signWebhook({ rawBody: raw, timestamp: now, secret });
+    await api(w.t.app)
+      .post('/gatewaytwo/webhook', raw)
+      .set('Revolut-Request-Timestamp', now)
+      .set('Revolut-Signature', `${old},${current}`)
+      .expect(200);
+    await w.t.drain();
+    expect((await paymentRow(res.body.order_id)).status).toBe('succeeded');
+  });
+
+  it('refuses a guest generic payment without an e-mail (400) or on a site that does not exist (404)', async () => {
+    const body = { amount: 5, currency: 'GBP', description: 'Guest top-up' };
+    const noEmail = await createOrder(undefined, { ...body, site_id: w.site }).expect(400);
+    expect(noEmail.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });
+    const noSite = await createOrder(undefined, { ...body, customer_email: `x-${uid()}@example.com` }).expect(
+      400,
+    );
+    expect(noSite.body.message).toContain('site_id');
+    const email = `ghost-${uid()}@example.com`;
+    const ghost = await createOrder(undefined, {
+      ...body,
+      site_id: `no-such-site-${uid()}`,
+      customer_email: email,
+    });
+    expect(ghost.status).toBe(404);
+    expect(ghost.body).toMatchObject({ success: false, error_code: 'UNKNOWN_SITE' });
+    expect(await w.t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toHaveLength(0);
+  });
+
+  it.each([
+    ['more decimals than the currency has', 12.345],
+    ['zero', 0],
+    ['more than a payment may be', 99_999_999_999],
+  ])('refuses a generic amount of %s (400, nothing stored)', async (_label, amount) => {
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount,
+      currency: 'GBP',
+      description: 'x',
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE user_id = $1`, [buyer.user.id]),
+    ).toHaveLength(0);
+  });
+
+  it('marks an order the shopper cancelled as cancelled and gives its spend back', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    await api(w.t.app)
+      .as(buyer.token)
+      .put('/users/me/limits', { monthly_spend_limit_cents: 400 })
+      .expect(200);
+    const res = await createOrder(buyer.token, {
+      site_id: w.site,
+      amount: 4,
+      currency: 'GBP',
+      description: 'x',
+    }).expect(200);
+    const order = w.fakes.gatewayTwo.orderFor(res.body.order_id)!;
+    w.fakes.gatewayTwo.complete(order.id, 'cancelled');
+    expect(await w.fakes.gatewayTwo.deliverWebhook(order.id)).toBe(200);
+    await w.t.drain();
+    expect((await paymentRow(res.body.order_id)).status).toBe('cancelled');
+    const limits = await api(w.t.app).as(buyer.token).get('/users/me/limits').expect(200);
+    expect(limits.body.spent_this_month_cents).toBe(0);
+  });
+});
