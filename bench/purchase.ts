@@ -321,7 +321,11 @@ async function bench(url: string): Promise<void> {
     for (let rep = 1; rep <= REPS; rep++) {
       for (const connections of CONNECTIONS) {
         const ids = await w.paidOrders(appRaffle.item_id, ORDERS);
+        const cpuBefore = process.cpuUsage();
         const load = await loadInChild({ url: w.url, ids, connections, ipBase });
+        const cpu = process.cpuUsage(cpuBefore);
+        // The app's (and the in-process fake gateway's) CPU over the run, in cores: 1.0 = one core busy.
+        const cores = (cpu.user + cpu.system) / 1e6 / load.seconds;
         ipBase += load.setupCalls;
         const problems = await w.verify(appRaffle.id, ids);
         if (load.ok !== ids.length || load.errors || load.non2xx)
@@ -335,7 +339,8 @@ async function bench(url: string): Promise<void> {
         problems.push(...(await w.counterProblems(ceilRaffle.id)));
         process.stdout.write(
           `rep ${rep} c=${String(connections).padStart(2)}: app ${rate.toFixed(0).padStart(5)}/s ` +
-            `p50 ${load.p50} ms p99 ${load.p99} ms (${load.ok} in ${load.seconds.toFixed(1)} s)   ` +
+            `p50 ${load.p50} ms p99 ${load.p99} ms (${load.ok} in ${load.seconds.toFixed(1)} s, ` +
+            `app CPU ${cores.toFixed(2)} cores, ${((cores / rate) * 1000).toFixed(1)} ms each)   ` +
             `ceiling ${tps.toFixed(0).padStart(5)}/s   ratio ${(rate / tps).toFixed(2)}` +
             `${problems.length ? `   INCORRECT: ${problems.join('; ')}` : '   checks ok'}\n`,
         );
