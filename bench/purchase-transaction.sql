@@ -46,7 +46,6 @@ ON CONFLICT (user_id) DO UPDATE
    SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
        lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned, updated_at = now()
 RETURNING current_points;
-SELECT * FROM raffles WHERE id = ':raffle' LIMIT 1;
 SAVEPOINT enter_raffle;
 INSERT INTO raffle_user_entries (raffle_id, user_id, entries_count) VALUES (':raffle', ':uid', 1)
 ON CONFLICT (raffle_id, user_id) DO UPDATE
