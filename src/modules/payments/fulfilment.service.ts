@@ -59,6 +59,7 @@ export class FulfilmentService {
       method: 'paid',
       paymentTransactionId: payment.id,
       meta: { ip: payment.ip_address, userAgent: payment.user_agent, requestId: null, sessionId: null },
+      raffle: raffle ?? undefined,
     });
     if (result.ok) {
       await this.payments.update(payment.id, { fulfilment: 'entered' }, manager);

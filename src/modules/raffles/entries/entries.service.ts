@@ -12,6 +12,7 @@ import {
   refusalOf,
   ticketRange,
 } from './entries.rules.js';
+import type { Raffle } from '../entities/raffle.entity.js';
 import { RafflesRepository } from '../raffles.repository.js';
 
 export interface EnterRequest {
@@ -25,6 +26,8 @@ export interface EnterRequest {
   createdBy?: string | null;
   note?: string | null;
   meta: RequestMeta;
+  /** The raffle as the caller already read it in this transaction (saves a read); read here otherwise. */
+  raffle?: Raffle;
 }
 
 export type EnterResult =
@@ -51,7 +54,8 @@ export class EntriesService {
   ) {}
 
   async enter(manager: EntityManager, req: EnterRequest): Promise<EnterResult> {
-    const raffle = await this.raffles.findById(req.raffleId, manager);
+    const raffle =
+      req.raffle?.id === req.raffleId ? req.raffle : await this.raffles.findById(req.raffleId, manager);
     if (!raffle) return { ok: false, refusal: 'RAFFLE_CLOSED' };
     await savepoint(manager, 'enter_raffle');
     const withinCap = await this.entries.addToUserCount(

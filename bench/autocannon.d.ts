@@ -1,0 +1,41 @@
+/** The part of autocannon 9 (no bundled types) that bench/purchase.ts uses. */
+declare module 'autocannon' {
+  interface Request {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+  interface RequestSpec extends Request {
+    setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
+  }
+  interface Options {
+    url: string;
+    connections?: number;
+    pipelining?: number;
+    amount?: number;
+    duration?: number;
+    timeout?: number;
+    requests?: RequestSpec[];
+  }
+  interface Histogram {
+    average: number;
+    mean: number;
+    p50: number;
+    p90: number;
+    p99: number;
+    max: number;
+  }
+  interface Result {
+    requests: Histogram & { total: number; sent: number };
+    latency: Histogram;
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    '2xx': number;
+    statusCodeStats?: Record<string, { count: number }>;
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export = autocannon;
+}
