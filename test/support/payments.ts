@@ -15,8 +15,10 @@ export interface PaymentsWorld {
  * The app listening on loopback, with both gateways faked over real HTTP and their webhooks pointed at
  * the app: a world in which money moves.
  */
-export async function startPaymentsWorld(): Promise<PaymentsWorld> {
-  const fakes = await startFakeGateways();
+export async function startPaymentsWorld(
+  options: { gatewayTimeoutMs?: number } = {},
+): Promise<PaymentsWorld> {
+  const fakes = await startFakeGateways({ timeoutMs: options.gatewayTimeoutMs });
   const t = await createTestApp({ ...fakes.config, providers: 'live' });
   fakes.setWebhookBaseUrl(await listenOnLoopback(t.app));
   const site = await makeSite(t);
