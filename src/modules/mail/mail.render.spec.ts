@@ -145,3 +145,18 @@ describe('our own e-mail templates', () => {
     expect(mail.text).not.toContain('Sign in: javascript');
   });
 });
+
+describe('purchase mails for a payment that bought no tickets', () => {
+  it('speak of the payment, not of tickets', () => {
+    const mail = renderMail('purchase_existing', {
+      site_name: 'Shop',
+      giveaway_name: 'Top-up',
+      amount: '£5.00',
+    });
+    expect(mail.subject).toBe('Your payment for Top-up');
+    expect(
+      renderMail('purchase_existing', { site_name: 'Shop', giveaway_name: 'Dream Car', ticket_quantity: 2 })
+        .subject,
+    ).toBe('Your 2 tickets for Dream Car');
+  });
+});

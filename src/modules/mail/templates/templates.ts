@@ -45,6 +45,12 @@ const TICKETS =
 
 const TICKET_WORD = '{{pluralize ticket_quantity "ticket" "tickets"}}';
 
+const PURCHASE_SUBJECT =
+  '{{#if ticket_quantity}}Your {{ticket_quantity}} ' +
+  TICKET_WORD +
+  ' for {{giveaway_name}}' +
+  '{{else}}Your payment for {{giveaway_name}}{{/if}}';
+
 export const TEMPLATES: Record<MailKind, MailTemplate> = {
   magic_link: {
     subject: 'Your {{brand_name}} sign-in link',
@@ -69,7 +75,8 @@ export const TEMPLATES: Record<MailKind, MailTemplate> = {
     action: { url: '{{link}}', label: 'Set my password' },
   },
   purchase_existing: {
-    subject: 'Your {{ticket_quantity}} ' + TICKET_WORD + ' for {{giveaway_name}}',
+    // A payment that bought no tickets (endpoints 4 and 6 without a raffle) is "your payment for …".
+    subject: PURCHASE_SUBJECT,
     body:
       'Hello {{first_name}},\n\nThank you for your order. You are in the draw for {{giveaway_name}}.\n\n' +
       TICKETS +
@@ -86,7 +93,8 @@ export const TEMPLATES: Record<MailKind, MailTemplate> = {
     action: { url: '{{brand_site_url}}', label: 'See other draws' },
   },
   purchase_new: {
-    subject: 'Your {{ticket_quantity}} ' + TICKET_WORD + ' for {{giveaway_name}}',
+    // A payment that bought no tickets (endpoints 4 and 6 without a raffle) is "your payment for …".
+    subject: PURCHASE_SUBJECT,
     body:
       'Hello {{first_name}},\n\nThank you for your order. You are in the draw for {{giveaway_name}}.\n\n' +
       TICKETS +
