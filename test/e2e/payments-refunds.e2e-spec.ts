@@ -214,6 +214,35 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
     );
   });
 
+  it('sends only the rest when an admin refunded part of an unfillable order before its refund job ran', async () => {
+    const raffle = await raffleOn(w, { total_entries_available: 2 });
+    const first = await makeUser(w.t, w.site);
+    const second = await makeUser(w.t, w.site);
+    const a = await orderAsUser(w, first.token, raffle.item_id, { quantity: 2 });
+    const b = await orderAsUser(w, second.token, raffle.item_id, { quantity: 2 });
+    w.fakes.gatewayOne.complete(a.checkout_id);
+    w.fakes.gatewayOne.complete(b.checkout_id);
+    await confirm(w, a.order_id).expect(200);
+    await confirm(w, b.order_id).expect(422);
+    await refund(w.admin.token, b.order_id, { amount_cents: 200, reason: 'goodwill, before the job' }).expect(
+      200,
+    );
+    await w.t.drain();
+    const [after] = await w.t.db.query(
+      `SELECT status, refunded_cents FROM payment_transactions WHERE id = $1`,
+      [b.order_id],
+    );
+    expect(after).toEqual({ status: 'refunded', refunded_cents: 500 });
+    expect(w.fakes.gatewayOne.payments.get(b.checkout_id)?.refunds.map((r) => r.amount)).toEqual([
+      '2.00',
+      '3.00',
+    ]);
+    const jobs = (await w.t.jobs.jobsOf('payments.refund')).filter(
+      (job) => (job.data as { payment_transaction_id?: string }).payment_transaction_id === b.order_id,
+    );
+    expect(jobs.map((job) => job.state)).toEqual(['completed']);
+  });
+
   it('keeps nothing reserved when the gateway is down for a refund (502), and the retry works', async () => {
     const { orderId, checkoutId } = await paidOrder(1);
     w.fakes.gatewayOne.goDown('unavailable');

@@ -32,6 +32,25 @@ export class RefundsService {
     private readonly tx: TransactionRunner,
   ) {}
 
+  /**
+   * The refund job's way in: refunds what is still unrefunded, up to `amountCents`. An admin may already
+   * have refunded part of an order whose whole refund was queued; the job then sends only the rest, and
+   * nothing when nothing is left (so it does not retry forever).
+   */
+  async refundRemaining(
+    paymentId: string,
+    amountCents: number,
+    reason: string,
+  ): Promise<RefundResult | { done: true; nothingLeft: true }> {
+    const payment = await this.payments.findById(paymentId);
+    if (!payment) return { done: false, reason: 'unknown payment' };
+    const left = payment.amount_cents - payment.refunded_cents - payment.refund_pending_cents;
+    if (left > 0) return this.refund(paymentId, Math.min(amountCents, left), reason, null);
+    // Another refund is in flight: try again once it has settled. Otherwise all of it went back already.
+    if (payment.refund_pending_cents > 0) return { done: false, reason: 'another refund is in flight' };
+    return { done: true, nothingLeft: true };
+  }
+
   async refund(
     paymentId: string,
     amountCents: number,

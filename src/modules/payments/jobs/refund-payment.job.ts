@@ -14,11 +14,10 @@ export class RefundPaymentJob implements OnModuleInit {
 
   onModuleInit(): void {
     this.jobs.register('payments.refund', async (data) => {
-      const result = await this.refunds.refund(
+      const result = await this.refunds.refundRemaining(
         data.payment_transaction_id,
         data.amount_cents,
         data.reason,
-        null,
       );
       if (!result.done)
         throw new Error(`refund of ${data.payment_transaction_id} not done: ${result.reason}`);
