@@ -1,5 +1,5 @@
 import { api } from '../support/api';
-import { makeUser, type MadeUser } from '../support/factories';
+import { makeUser, type MadeUser, pointsOf } from '../support/factories';
 import {
   confirm,
   orderAsUser,
@@ -31,13 +31,7 @@ describe('the headline rules hold under concurrency', () => {
   };
   const enterWithPoints = (u: MadeUser, raffleId: string, quantity: number) =>
     api(w.t.app).as(u.token).post(`/raffles/${raffleId}/entries`, { method: 'points', quantity });
-  const balance = async (u: MadeUser): Promise<number> => {
-    const [row] = await w.t.db.query<Array<{ current_points: number }>>(
-      `SELECT current_points FROM rewards_balances WHERE user_id = $1`,
-      [u.user.id],
-    );
-    return row.current_points;
-  };
+  const balance = (u: MadeUser): Promise<number> => pointsOf(w.t, u.user.id);
   const tally = (statuses: number[]): Record<number, number> =>
     statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
 

@@ -1,5 +1,5 @@
 import { api } from '../support/api';
-import { makeUser, uid } from '../support/factories';
+import { makeUser, uid, pointsOf as balanceOf } from '../support/factories';
 import { linkToken } from '../support/smtp-sink';
 import {
   confirm,
@@ -19,13 +19,7 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     await stopPaymentsWorld(w);
   });
 
-  const pointsOf = async (userId: string): Promise<number> => {
-    const rows = await w.t.db.query<Array<{ current_points: number }>>(
-      `SELECT current_points FROM rewards_balances WHERE user_id = $1`,
-      [userId],
-    );
-    return rows[0]?.current_points ?? 0;
-  };
+  const pointsOf = (userId: string): Promise<number> => balanceOf(w.t, userId);
 
   it('prices the order on the server, takes the payment, and enters the tickets once confirmed', async () => {
     const raffle = await raffleOn(w, { discount_tiers: [{ min_quantity: 4, discount: 10 }] });

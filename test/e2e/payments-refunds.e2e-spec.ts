@@ -2,7 +2,7 @@ import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { PaymentsRepository } from '#app/modules/payments/payments.repository.js';
 import { RefundsService } from '#app/modules/payments/refunds.service.js';
 import { api } from '../support/api';
-import { makeSite, makeUser, type MadeUser } from '../support/factories';
+import { makeSite, makeUser, type MadeUser, pointsOf as balanceOf } from '../support/factories';
 import {
   confirm,
   orderAsUser,
@@ -21,13 +21,7 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
     await stopPaymentsWorld(w);
   });
 
-  const pointsOf = async (userId: string): Promise<number> => {
-    const rows = await w.t.db.query<Array<{ current_points: number }>>(
-      `SELECT current_points FROM rewards_balances WHERE user_id = $1`,
-      [userId],
-    );
-    return rows[0]?.current_points ?? 0;
-  };
+  const pointsOf = (userId: string): Promise<number> => balanceOf(w.t, userId);
   const ledgerOf = (paymentId: string) =>
     w.t.db.query<Array<{ transaction_type: string; amount: number }>>(
       `SELECT transaction_type, amount FROM point_transactions WHERE payment_transaction_id = $1

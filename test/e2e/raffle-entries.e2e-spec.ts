@@ -1,6 +1,6 @@
 import { api } from '../support/api';
 import { createTestApp, type TestApp } from '../support/app';
-import { makeSite, makeUser, type MadeUser } from '../support/factories';
+import { makeSite, makeUser, type MadeUser, pointsOf } from '../support/factories';
 import { days, makeDraft, makePublished } from '../support/raffles';
 
 const ENTRY_FIELDS = [
@@ -50,13 +50,7 @@ describe('entering a raffle without paying: points, the free route and postal en
     api(t.app).as(u.token).post(`/raffles/${raffleId}/entries`, body).set('User-Agent', 'entries-e2e/1.0');
   const postal = (token: string, raffleId: string, body: Record<string, unknown>) =>
     api(t.app).as(token).post(`/admin/raffles/${raffleId}/entries`, body);
-  const balance = async (u: MadeUser): Promise<number> => {
-    const rows = await t.db.query<Array<{ current_points: number }>>(
-      `SELECT current_points FROM rewards_balances WHERE user_id = $1`,
-      [u.user.id],
-    );
-    return rows[0]?.current_points ?? 0;
-  };
+  const balance = (u: MadeUser): Promise<number> => pointsOf(t, u.user.id);
   const counters = async (raffleId: string) => {
     const [row] = await t.db.query<Array<Record<string, unknown>>>(
       `SELECT current_entries, entries_purchased, closed FROM raffles WHERE id = $1`,

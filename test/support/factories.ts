@@ -76,3 +76,12 @@ export async function makeUser(
     refreshToken: tokens.refresh_token,
   };
 }
+
+/** A user's points balance as stored (0 before the first ledger entry). */
+export async function pointsOf(t: TestApp, userId: string): Promise<number> {
+  const rows = await t.db.query<Array<{ current_points: number }>>(
+    `SELECT current_points FROM rewards_balances WHERE user_id = $1`,
+    [userId],
+  );
+  return rows[0]?.current_points ?? 0;
+}
