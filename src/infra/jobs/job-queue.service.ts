@@ -19,6 +19,24 @@ export const JOB_POOL_SIZE = 4;
 /** Attempts after the first; handlers learn from `meta` when the last one runs. */
 export const JOB_RETRY_LIMIT = 5;
 
+/** How often an idle worker looks for jobs that no wake-up announced (another instance enqueued them). */
+const POLL_SECONDS = 1;
+
+/**
+ * Jobs in flight per queue and instance: `workers` × `batch`. Mail and the webhook inbox carry a sale's
+ * traffic; the rest are occasional. Fulfilments from the inbox share the database pool with requests,
+ * so fewer of them run at once.
+ */
+const DEFAULT_CONCURRENCY = { workers: 1, batch: 2 };
+const QUEUE_CONCURRENCY: Partial<Record<JobName, { workers: number; batch: number }>> = {
+  'mail.send': { workers: 2, batch: 10 },
+  'payments.notify': { workers: 2, batch: 10 },
+  'inbound.process': { workers: 1, batch: 8 },
+  'payments.refund': { workers: 1, batch: 4 },
+};
+
+const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 /**
  * Durable jobs on the same database (pg-boss): retried with back-off, one worker wins across instances.
  * Workers run when `JOBS=on`; tests keep them off and `drain()` the queue on demand instead.
@@ -29,6 +47,8 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly boss: PgBoss;
   private readonly handlers = new Map<JobName, JobHandler<JobName>>();
   private readonly schedules = new Map<JobName, { cron: string; data: object }>();
+  /** This instance's worker ids per queue (pg-boss's), to wake them. */
+  private readonly workers = new Map<JobName, string[]>();
   private started = false;
 
   constructor(
@@ -66,12 +86,50 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     }
     this.started = true;
     if (!this.config.jobs) return;
-    for (const name of JOB_NAMES) {
-      const options = { batchSize: 1, pollingIntervalSeconds: 2, includeMetadata: true };
-      await this.boss.work(name, options, async ([job]) => {
-        await this.run(name, job);
-      });
+    for (const name of JOB_NAMES) await this.startWorkers(name);
+  }
+
+  /**
+   * A queue's workers: each fetches up to `batch` jobs, runs them side by side, settles each on its own
+   * (a failure retries that job alone), and fetches again at once while it finds work; idle, it polls
+   * every `POLL_SECONDS` or sooner when this instance enqueues on its queue (`wake`).
+   */
+  private async startWorkers(name: JobName): Promise<void> {
+    const { batch, workers } = QUEUE_CONCURRENCY[name] ?? DEFAULT_CONCURRENCY;
+    const ids: string[] = [];
+    for (let w = 0; w < workers; w++) {
+      let self = '';
+      self = await this.boss.work(
+        name,
+        { batchSize: batch, pollingIntervalSeconds: POLL_SECONDS, includeMetadata: true },
+        async (jobs) => {
+          await this.runBatch(name, jobs);
+          // More may be waiting: look again now rather than after the polling interval.
+          if (jobs.length) this.boss.notifyWorker(self);
+        },
+      );
+      ids.push(self);
     }
+    this.workers.set(name, ids);
+  }
+
+  /** Runs a fetched batch concurrently; failed jobs are failed here, pg-boss completes the rest. */
+  private async runBatch(
+    name: JobName,
+    jobs: Array<{ id: string; data: unknown; retryCount?: number; retryLimit?: number }>,
+  ): Promise<void> {
+    const results = await Promise.allSettled(jobs.map((job) => this.run(name, job)));
+    const failures = results.flatMap((result, i) =>
+      result.status === 'rejected'
+        ? [this.boss.fail(name, jobs[i].id, { message: errorText(result.reason) })]
+        : [],
+    );
+    await Promise.all(failures);
+  }
+
+  /** Wakes this instance's idle workers of a queue (a job was just committed to it). */
+  private wake(name: JobName): void {
+    for (const id of this.workers.get(name) ?? []) this.boss.notifyWorker(id);
   }
 
   /** Whether a handler exists for a job name (admin `POST /admin/jobs/{name}/run`). */
