@@ -8,6 +8,8 @@ export interface ReceivedMail {
   headers: Record<string, string>;
   /** The text/plain part, quoted-printable decoded. */
   text: string;
+  /** When the message was received (ms since the epoch). */
+  at: number;
 }
 
 function decodeQuotedPrintable(body: string): string {
@@ -36,7 +38,7 @@ function parse(raw: string, from: string, to: string[]): ReceivedMail {
       : encoding?.toLowerCase() === 'base64'
         ? Buffer.from(body, 'base64').toString('utf8')
         : body;
-  return { from, to, raw, subject: headers.subject, headers, text };
+  return { from, to, raw, subject: headers.subject, headers, text, at: Date.now() };
 }
 
 export interface SmtpSinkOptions {

@@ -1,0 +1,50 @@
+import autocannon from 'autocannon';
+import type { LoadOrder, LoadResult } from './purchase-protocol.js';
+
+const ipOf = (n: number): string => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+
+/**
+ * The load process: autocannon, each request confirming the next order id, as its own client IP behind
+ * the trusted loopback proxy (the per-IP order limit then applies per buyer, as in life).
+ */
+function runLoad(order: LoadOrder): Promise<LoadResult> {
+  let next = 0;
+  return autocannon({
+    url: order.url,
+    connections: order.connections,
+    amount: order.ids.length,
+    timeout: 30,
+    requests: [
+      {
+        method: 'POST',
+        path: '/gatewayone/create-order',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => {
+          const i = next++;
+          return {
+            ...req,
+            headers: { ...req.headers, 'x-forwarded-for': ipOf(order.ipBase + i) },
+            body: JSON.stringify({ confirmation_only: true, order_id: order.ids[i % order.ids.length] }),
+          };
+        },
+      },
+    ],
+  }).then((r) => ({
+    ok: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    seconds: r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    setupCalls: next,
+  }));
+}
+
+process.once('message', (order: LoadOrder) => {
+  runLoad(order)
+    .then((result) => process.send?.(result, () => process.exit(0)))
+    .catch((error: unknown) => {
+      process.stderr.write(`${String(error)}\n`);
+      process.exit(1);
+    });
+});
