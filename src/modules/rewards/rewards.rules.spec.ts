@@ -2,9 +2,11 @@ import {
   lifetimeDelta,
   minorUnitDigits,
   planReversal,
+  paymentPoints,
   pointsForPayment,
   pointsPerUnit,
   reversalReason,
+  rewardsRules,
   reversalTarget,
 } from './rewards.rules.js';
 
@@ -87,5 +89,30 @@ describe('lifetime points earned', () => {
     expect(lifetimeDelta('reversal', -4)).toBe(-4);
     expect(lifetimeDelta('spend', -30)).toBe(0);
     expect(lifetimeDelta('refund', 30)).toBe(0);
+  });
+});
+
+describe('paymentPoints: the one place a payment’s points are decided', () => {
+  const site = rewardsRules({});
+  it('earns the site rate on whole units paid, rounded down', () => {
+    expect(paymentPoints({ amountCents: 1299, currency: 'GBP', rules: site })).toBe(12);
+    expect(
+      paymentPoints({
+        amountCents: 1300,
+        currency: 'GBP',
+        rules: rewardsRules({ rewards: { points_per_unit: 0.5 } }),
+      }),
+    ).toBe(6);
+  });
+  it('multiplies by a raffle’s points_multiplier after the site rate, rounding down once more', () => {
+    expect(paymentPoints({ amountCents: 1299, currency: 'GBP', rules: site, multiplier: 1.5 })).toBe(18);
+    expect(paymentPoints({ amountCents: 250, currency: 'GBP', rules: site, multiplier: 2 })).toBe(4);
+    expect(paymentPoints({ amountCents: 500, currency: 'GBP', rules: site, multiplier: 0.29 })).toBe(1);
+  });
+  it('treats a missing, zero or negative multiplier as 1 and earns nothing for nothing', () => {
+    expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: null })).toBe(10);
+    expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: 0 })).toBe(10);
+    expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: -2 })).toBe(10);
+    expect(paymentPoints({ amountCents: 0, currency: 'GBP', rules: site, multiplier: 3 })).toBe(0);
   });
 });

@@ -59,9 +59,34 @@ export function pointsForPayment(
   currency: string,
   siteSettings: Record<string, unknown> | null | undefined,
 ): number {
-  if (!Number.isFinite(amountCents) || amountCents <= 0) return 0;
-  const units = Math.floor(amountCents / 10 ** minorUnitDigits(currency));
-  return Math.floor(units * pointsPerUnit(siteSettings) + EPSILON);
+  return paymentPoints({ amountCents, currency, rules: rewardsRules(siteSettings) });
+}
+
+/** A site's rules for earning points, from its `additional_settings.rewards` with DESIGN §6's defaults. */
+export interface RewardsRules {
+  pointsPerUnit: number;
+}
+
+export function rewardsRules(siteSettings: Record<string, unknown> | null | undefined): RewardsRules {
+  return { pointsPerUnit: pointsPerUnit(siteSettings) };
+}
+
+/**
+ * The points a payment earns — decided here and nowhere else: whole currency units paid at the site's
+ * rate, rounded down, then times a raffle's `points_multiplier` where the raffle has points enabled
+ * (`multiplier`, null otherwise), rounded down again. £12.99 → 12; × 1.5 → 18; a rate of 0.5 → 6.
+ */
+export function paymentPoints(input: {
+  amountCents: number;
+  currency: string;
+  rules: RewardsRules;
+  multiplier?: number | null;
+}): number {
+  if (!Number.isFinite(input.amountCents) || input.amountCents <= 0) return 0;
+  const units = Math.floor(input.amountCents / 10 ** minorUnitDigits(input.currency));
+  const base = Math.floor(units * input.rules.pointsPerUnit + EPSILON);
+  const multiplier = input.multiplier && input.multiplier > 0 ? input.multiplier : 1;
+  return Math.floor(base * multiplier + EPSILON);
 }
 
 /** How much of a payment has been refunded in total: a share (0–1) or exact cents. */
