@@ -3,11 +3,15 @@ import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { AppConfig } from '#app/config/app-config.js';
 import { DATABASE_URL } from '#app/infra/database/database.tokens.js';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Inject } from '@nestjs/common';
 import { JOB_NAMES, type JobHandler, type JobMap, type JobName } from './job.types.js';
 
 export interface EnqueueOptions {
-  /** Enqueue inside this transaction, so the job exists exactly when the business change commits. */
+  /**
+   * Enqueue inside this transaction (else the ambient one, else on its own): the job exists exactly when
+   * the business change commits.
+   */
   manager?: EntityManager;
   singletonKey?: string;
   startAfter?: Date | number;
@@ -30,6 +34,7 @@ const POLL_SECONDS = 1;
 const DEFAULT_CONCURRENCY = { workers: 1, batch: 2 };
 const QUEUE_CONCURRENCY: Partial<Record<JobName, { workers: number; batch: number }>> = {
   'mail.send': { workers: 2, batch: 10 },
+  'entries.notify': { workers: 1, batch: 10 },
   'payments.notify': { workers: 2, batch: 10 },
   'inbound.process': { workers: 1, batch: 8 },
   'payments.refund': { workers: 1, batch: 4 },
@@ -53,6 +58,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly config: AppConfig,
+    private readonly tx: TransactionRunner,
     @Inject(DATABASE_URL) databaseUrl: string,
   ) {
     this.boss = new PgBoss({ connectionString: databaseUrl, max: JOB_POOL_SIZE, schema: 'pgboss' });
@@ -146,8 +152,14 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     return this.started;
   }
 
+  /**
+   * Queues a job in the caller's transaction (the `manager` given, else the ambient one), or on its own
+   * outside any. This instance's workers of the queue are woken once it commits, so a sale's e-mail
+   * leaves at once rather than at the next poll.
+   */
   async enqueue<N extends JobName>(name: N, data: JobMap[N], options: EnqueueOptions = {}): Promise<void> {
-    const { manager, ...jobOptions } = options;
+    const { manager: given, ...jobOptions } = options;
+    const manager = given ?? (this.tx.active ? this.tx.manager : undefined);
     const db = manager
       ? {
           executeSql: async (text: string, values: unknown[]) => {
@@ -157,6 +169,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
         }
       : undefined;
     await this.boss.send(name, data, { ...jobOptions, ...(db ? { db } : {}) });
+    if (this.workers.has(name)) this.tx.afterCommit(() => this.wake(name));
   }
 
   /** Runs every due job now (tests and `POST /admin/jobs/{name}/run`); answers how many ran. */

@@ -11,6 +11,8 @@ export interface JobMap {
   };
   /** Purges expired Idempotency-Key rows (scheduled hourly). */
   'idempotency.cleanup': Record<string, never>;
+  /** The `raffle_entry` e-mail of an entry made without a payment (points, free, postal, credits). */
+  'entries.notify': { raffle_entry_id: string; to: string };
   /** E-mails about a settled payment (entry and purchase mails, or the refund notice). */
   'payments.notify': { payment_transaction_id: string };
   /** Sends a refund to the gateway: whole payments that could not be fulfilled, and admin refunds. */
@@ -31,6 +33,7 @@ export type JobHandler<N extends JobName> = (
 export const JOB_NAMES: JobName[] = [
   'mail.send',
   'idempotency.cleanup',
+  'entries.notify',
   'payments.notify',
   'payments.refund',
   'inbound.process',
