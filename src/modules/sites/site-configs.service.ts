@@ -61,6 +61,7 @@ export class SiteConfigsService {
       this.checkMailSettings({ ...site, ...changes }, changes);
       if (!Object.keys(changes).length) return;
       await this.repo.update(siteId, changes, manager);
+      this.sites.settingsChanged(siteId);
       await this.audit('site_config_updated', siteId, Object.keys(changes), actor, meta, manager);
     });
     return this.get(siteId);

@@ -2,13 +2,17 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { SiteConfig } from './entities/site-config.entity.js';
 
 export type SiteValues = Partial<Omit<SiteConfig, 'id' | 'created_at' | 'updated_at'>>;
 
 @Injectable()
 export class SitesRepository {
-  constructor(@InjectRepository(SiteConfig) private readonly sites: Repository<SiteConfig>) {}
+  constructor(
+    @InjectRepository(SiteConfig) private readonly sites: Repository<SiteConfig>,
+    private readonly tx: TransactionRunner,
+  ) {}
 
   private repo(manager?: EntityManager): Repository<SiteConfig> {
     return manager ? manager.getRepository(SiteConfig) : this.sites;
@@ -16,6 +20,15 @@ export class SitesRepository {
 
   findBySiteId(siteId: string, manager?: EntityManager): Promise<SiteConfig | null> {
     return this.repo(manager).findOne({ where: { site_id: siteId } });
+  }
+
+  /** Only the site's `additional_settings` (null: no such site), in the ambient transaction if any. */
+  async settingsOf(siteId: string): Promise<Record<string, unknown> | null> {
+    const rows = await this.tx.manager.query<Array<{ additional_settings: Record<string, unknown> }>>(
+      'SELECT additional_settings FROM site_configs WHERE site_id = $1',
+      [siteId],
+    );
+    return rows[0]?.additional_settings ?? null;
   }
 
   /** The site's row, locked until the transaction ends (read-modify-write of its settings). */

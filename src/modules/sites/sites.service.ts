@@ -2,17 +2,49 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppException } from '#app/common/errors/app.exception.js';
 import { SecretBox } from '#app/infra/crypto/secret-box.service.js';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { SiteConfig } from './entities/site-config.entity.js';
 import type { SecretField } from './sites.rules.js';
 import { SitesRepository } from './sites.repository.js';
 
+/**
+ * How long an instance trusts its copy of a site's `additional_settings` (the rules features derive from
+ * them: points rates and the like). The instance that saves a change forgets its copy at once; others
+ * pick the change up within this.
+ */
+export const SITE_SETTINGS_TTL_MS = 30_000;
+
 /** What other features ask of sites: does it exist, and its settings (secrets decrypted on request). */
 @Injectable()
 export class SitesService {
+  private readonly settingsCache = new Map<
+    string,
+    { at: number; settings: Record<string, unknown> | null }
+  >();
+
   constructor(
     private readonly sites: SitesRepository,
     private readonly box: SecretBox,
+    private readonly tx: TransactionRunner,
   ) {}
+
+  /**
+   * A site's `additional_settings` (null: no such site), from this instance's copy when it is fresh:
+   * hot paths (every paid order's points) read the site's rules without reading its row.
+   */
+  async settingsOf(siteId: string): Promise<Record<string, unknown> | null> {
+    const cached = this.settingsCache.get(siteId);
+    if (cached && Date.now() - cached.at < SITE_SETTINGS_TTL_MS) return cached.settings;
+    const settings = await this.sites.settingsOf(siteId);
+    if (this.settingsCache.size > 10_000) this.settingsCache.clear();
+    this.settingsCache.set(siteId, { at: Date.now(), settings });
+    return settings;
+  }
+
+  /** A site's settings changed: this instance forgets its copy once the change has committed. */
+  settingsChanged(siteId: string): void {
+    this.tx.afterCommit(() => this.settingsCache.delete(siteId));
+  }
 
   findBySiteId(siteId: string, manager?: EntityManager): Promise<SiteConfig | null> {
     return this.sites.findBySiteId(siteId, manager);
