@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { AppException } from '#app/common/errors/app.exception.js';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { PointsService } from '#app/modules/rewards/points.service.js';
 import { api } from '../support/api';
 import { createTestApp, type TestApp } from '../support/app';
@@ -75,28 +76,23 @@ describe('points ledger and balances', () => {
 
     it('applies the site’s earn rate to the amount paid', async () => {
       const generous = await makeSite(t, { settings: { rewards: { points_per_unit: 2 } } });
+      const earnFor = async (userId: string, siteId: string) => {
+        const earned = await points.pointsForPayment({ siteId, amountCents: 1299, currency: 'GBP' });
+        const outcome = await t.app.get(TransactionRunner).run(() =>
+          points.earnForPayment({
+            userId,
+            siteId,
+            paymentTransactionId: randomUUID(),
+            points: earned,
+            reason: 'Points for a payment',
+          }),
+        );
+        return { ...outcome, points: earned };
+      };
       const u = await makeUser(t, generous);
-      const out = await t.db.transaction((m) =>
-        points.earnForPayment(m, {
-          userId: u.user.id,
-          siteId: generous,
-          paymentTransactionId: randomUUID(),
-          amountCents: 1299,
-          currency: 'GBP',
-        }),
-      );
-      expect(out).toMatchObject({ applied: true, points: 24, balance: 24 });
+      expect(await earnFor(u.user.id, generous)).toMatchObject({ applied: true, points: 24, balance: 24 });
       const plain = await makeUser(t, site);
-      const def = await t.db.transaction((m) =>
-        points.earnForPayment(m, {
-          userId: plain.user.id,
-          siteId: site,
-          paymentTransactionId: randomUUID(),
-          amountCents: 1299,
-          currency: 'GBP',
-        }),
-      );
-      expect(def).toMatchObject({ points: 12, balance: 12 });
+      expect(await earnFor(plain.user.id, site)).toMatchObject({ points: 12, balance: 12 });
     });
   });
 

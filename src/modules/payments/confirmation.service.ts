@@ -2,10 +2,9 @@ import { HttpStatus, Injectable } from '@nestjs/common';
 import { AppException } from '#app/common/errors/app.exception.js';
 import { ProviderError } from '#app/infra/providers/provider-error.js';
 import type { EntryRefusal } from '#app/modules/raffles/entries/entries.rules.js';
-import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
 import { PaymentGateways } from './payment-gateways.js';
 import { PaymentOutcomeService } from './payment-outcome.service.js';
-import { PaymentsRepository } from './payments.repository.js';
+import { type PaymentHead, PaymentsRepository } from './payments.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -29,9 +28,11 @@ export class ConfirmationService {
     private readonly outcomes: PaymentOutcomeService,
   ) {}
 
-  async confirm(req: ConfirmRequest): Promise<PaymentTransaction> {
+  async confirm(req: ConfirmRequest): Promise<PaymentHead> {
     const payment = await this.find(req);
     if (!payment || payment.gateway !== 'gatewayone') throw AppException.notFound('Order');
+    // What a success would fulfil is read while the gateway is asked, not after.
+    const planning = this.outcomes.planFor(payment);
     let verdict;
     try {
       verdict = await this.gateways.verdict(payment);
@@ -43,17 +44,21 @@ export class ConfirmationService {
         'The payment gateway could not be reached; try again.',
       );
     }
-    const after = await this.outcomes.apply(payment.id, {
-      outcome: verdict.outcome,
-      source: 'confirmation',
-      gatewayPaymentId: verdict.gatewayPaymentId,
-      gatewayResponse: verdict.raw,
-      clientClaim: {
-        result_code: req.clientResultCode ?? null,
-        status: req.clientStatus ?? null,
-        at: new Date().toISOString(),
+    const after = await this.outcomes.apply(
+      payment,
+      {
+        outcome: verdict.outcome,
+        source: 'confirmation',
+        gatewayPaymentId: verdict.gatewayPaymentId,
+        gatewayResponse: verdict.raw,
+        clientClaim: {
+          result_code: req.clientResultCode ?? null,
+          status: req.clientStatus ?? null,
+          at: new Date().toISOString(),
+        },
       },
-    });
+      planning,
+    );
     if (!after) throw AppException.notFound('Order');
     if (after.status === 'failed' || after.status === 'cancelled')
       throw AppException.unprocessable(
@@ -64,12 +69,12 @@ export class ConfirmationService {
     return after;
   }
 
-  private async find(req: ConfirmRequest): Promise<PaymentTransaction | null> {
+  private async find(req: ConfirmRequest): Promise<PaymentHead | null> {
     if (req.orderId && UUID.test(req.orderId)) {
-      const byOrder = await this.payments.findById(req.orderId);
+      const byOrder = await this.payments.head(req.orderId);
       if (byOrder) return byOrder;
     }
-    if (req.paymentId) return this.payments.findByCheckout('gatewayone', req.paymentId);
+    if (req.paymentId) return this.payments.headByCheckout('gatewayone', req.paymentId);
     return null;
   }
 }
@@ -79,8 +84,8 @@ export class ConfirmationService {
  * the buyer must not be told their entries are in. Answered as the entry refusal it is, saying that the
  * whole amount is being refunded.
  */
-function unfillable(payment: PaymentTransaction): AppException {
-  const refusal = (payment.metadata.unfillable as EntryRefusal | undefined) ?? 'SOLD_OUT';
+function unfillable(payment: PaymentHead): AppException {
+  const refusal = (payment.unfillable as EntryRefusal | null) ?? 'SOLD_OUT';
   const text =
     'Your payment went through, but the tickets could no longer be entered; nothing was entered and the ' +
     'whole amount is being refunded.';

@@ -1,110 +1,141 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { NO_REQUEST } from '#app/common/http/request-meta.js';
-import { rollbackToSavepoint, savepoint } from '#app/infra/database/savepoints.js';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { EntriesService } from '#app/modules/raffles/entries/entries.service.js';
+import { type EntryRefusal, precheckEntry } from '#app/modules/raffles/entries/entries.rules.js';
+import type { RaffleEntryRules } from '#app/modules/raffles/raffles.repository.js';
 import { RafflesService } from '#app/modules/raffles/raffles.service.js';
 import { PointsService } from '#app/modules/rewards/points.service.js';
-import { pointsForPayment } from '#app/modules/rewards/rewards.rules.js';
-import { SitesService } from '#app/modules/sites/sites.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
-import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
-import { PaymentsRepository } from './payments.repository.js';
-import { purchasePoints } from './payments.rules.js';
+import type { Fulfilment } from './entities/payment-transaction.entity.js';
+import type { PaymentHead } from './payments.repository.js';
 
 /**
- * What a successful payment buys, done exactly once per payment whichever of webhook, confirmation or
- * reconciliation gets here first: `claimFulfilment` lets one caller through, and the payment row is
- * locked by the caller for the whole transaction. For a raffle order the tickets are entered whole or
- * not at all; when they can no longer be (sold out, or the buyer's cap reached meanwhile) the whole
- * payment is refunded by a job and the buyer is told.
+ * What fulfilling a paid order will do, decided before anything is written (and before the gateway has
+ * even answered: it is planned beside that call). The claim marks the payment with `mark`.
+ */
+export interface FulfilmentPlan {
+  mark: Fulfilment;
+  /** Why the order's tickets cannot be entered: then nothing is entered or earned and it is refunded. */
+  refusal: EntryRefusal | null;
+  /** The raffle the tickets go into, as read for the plan. */
+  raffle: RaffleEntryRules | null;
+  /** Points the payment earns (`paymentPoints` under the site's rules and the raffle's multiplier). */
+  points: number;
+}
+
+/**
+ * The tickets went between the plan and the counter (sold out, or the buyer's cap reached by another of
+ * their orders): the transaction is rolled back whole and the payment settled again as a refund.
+ */
+export class TicketsGone extends Error {
+  constructor(readonly refusal: EntryRefusal) {
+    super(`tickets could no longer be entered: ${refusal}`);
+  }
+}
+
+/**
+ * What a successful payment buys, done exactly once per payment inside the transaction of the claim
+ * that won it (`PaymentOutcomeService`). Every write comes before the raffle's counter, which is the
+ * transaction's last statement: the notify job, the points and the buyer's cap first, then the tickets
+ * and the entry in one statement, then COMMIT. A paid order that cannot be entered whole is refunded.
  */
 @Injectable()
 export class FulfilmentService {
   constructor(
-    private readonly payments: PaymentsRepository,
     private readonly entries: EntriesService,
     private readonly raffles: RafflesService,
     private readonly points: PointsService,
     private readonly activity: ActivityLogService,
-    private readonly sites: SitesService,
     private readonly jobs: JobQueue,
+    private readonly tx: TransactionRunner,
   ) {}
 
-  /** Runs inside the caller's transaction, which holds the payment row's lock. */
-  async fulfil(manager: EntityManager, payment: PaymentTransaction): Promise<void> {
-    if (!(await this.payments.claimFulfilment(payment.id, manager))) return;
-    if (payment.purpose !== 'raffle' || !payment.raffle_id || !payment.user_id) {
-      await this.earn(manager, payment, 1);
-      await this.payments.update(payment.id, { fulfilment: 'recorded' }, manager);
-      await this.jobs.enqueue('payments.notify', { payment_transaction_id: payment.id }, { manager });
-      return;
-    }
-    const raffle = await this.raffles.findById(payment.raffle_id, manager);
-    const tickets = Number(payment.order_details.tickets ?? 0);
-    // Everything that is not the raffle's counter first; the counter (the contended row) last.
-    await this.jobs.enqueue('payments.notify', { payment_transaction_id: payment.id }, { manager });
-    await savepoint(manager, 'fulfil_payment');
-    await this.earn(
-      manager,
-      payment,
-      raffle?.points_enabled && raffle.points_multiplier ? raffle.points_multiplier : 1,
-    );
-    const result = await this.entries.enter(manager, {
-      raffleId: payment.raffle_id,
+  /** Reads what the fulfilment needs (outside any transaction) and decides what it will do. */
+  async plan(payment: PaymentHead): Promise<FulfilmentPlan> {
+    if (payment.purpose !== 'raffle' || !payment.raffle_id || !payment.user_id)
+      return {
+        mark: 'recorded',
+        refusal: null,
+        raffle: null,
+        points: payment.user_id ? await this.points.pointsForPayment(pointsInput(payment, null)) : 0,
+      };
+    const raffle = await this.raffles.entryRules(payment.raffle_id);
+    const refusal = raffle ? precheckEntry(raffle, payment.tickets, new Date()) : 'RAFFLE_CLOSED';
+    if (!raffle || refusal) return refunding(refusal ?? 'RAFFLE_CLOSED');
+    const multiplier = raffle.points_enabled ? raffle.points_multiplier : null;
+    return {
+      mark: 'entered',
+      refusal: null,
+      raffle,
+      points: await this.points.pointsForPayment(pointsInput(payment, multiplier)),
+    };
+  }
+
+  /** The plan of an order whose tickets went after all: refund it whole. */
+  refunding(refusal: EntryRefusal): FulfilmentPlan {
+    return refunding(refusal);
+  }
+
+  /** In the claim's transaction. Throws `TicketsGone` when the counter refuses the tickets. */
+  async fulfil(payment: PaymentHead, plan: FulfilmentPlan): Promise<void> {
+    await this.jobs.enqueue('payments.notify', { payment_transaction_id: payment.id });
+    if (plan.refusal) return this.refundWhole(payment, plan.refusal);
+    if (payment.user_id)
+      await this.points.earnForPayment({
+        userId: payment.user_id,
+        siteId: payment.site_id,
+        paymentTransactionId: payment.id,
+        points: plan.points,
+        reason: plan.raffle ? 'Points for a raffle purchase' : 'Points for a payment',
+        meta: { ip: payment.ip_address, userAgent: payment.user_agent },
+      });
+    if (!plan.raffle || !payment.user_id) return;
+    const result = await this.entries.enter({
+      raffle: plan.raffle,
       userId: payment.user_id,
       siteId: payment.site_id,
-      quantity: tickets,
+      quantity: payment.tickets,
       method: 'paid',
       paymentTransactionId: payment.id,
-      meta: { ip: payment.ip_address, userAgent: payment.user_agent, requestId: null, sessionId: null },
-      raffle: raffle ?? undefined,
+      meta: { ip: payment.ip_address, userAgent: payment.user_agent },
     });
-    if (result.ok) {
-      await this.payments.update(payment.id, { fulfilment: 'entered' }, manager);
-      return;
-    }
-    // Nothing is entered and nothing earned: the whole payment goes back.
-    await rollbackToSavepoint(manager, 'fulfil_payment');
-    await this.payments.update(
-      payment.id,
-      { fulfilment: 'refunded_unfillable', metadata: { ...payment.metadata, unfillable: result.refusal } },
-      manager,
-    );
+    if (!result.ok) throw new TicketsGone(result.refusal);
+  }
+
+  /** Nothing is entered and nothing earned: the whole payment goes back, by a job, and the buyer is told. */
+  private async refundWhole(payment: PaymentHead, refusal: EntryRefusal): Promise<void> {
     await this.jobs.enqueue(
       'payments.refund',
-      { payment_transaction_id: payment.id, amount_cents: payment.amount_cents, reason: result.refusal },
-      { manager, singletonKey: `unfillable:${payment.id}` },
+      { payment_transaction_id: payment.id, amount_cents: payment.amount_cents, reason: refusal },
+      { singletonKey: `unfillable:${payment.id}` },
     );
     await this.activity.record(
       {
         userId: payment.user_id,
         siteId: payment.site_id,
         type: 'purchase_unfillable',
-        description: `Paid order could not be entered (${result.refusal}); full refund queued`,
+        description: `Paid order could not be entered (${refusal}); full refund queued`,
         severity: 'warning',
         resourceType: 'payment_transaction',
         resourceId: payment.id,
       },
       NO_REQUEST,
-      manager,
+      this.tx.manager,
     );
   }
+}
 
-  private async earn(manager: EntityManager, payment: PaymentTransaction, multiplier: number): Promise<void> {
-    if (!payment.user_id) return;
-    const site = await this.sites.findBySiteId(payment.site_id, manager);
-    const base = pointsForPayment(payment.amount_cents, payment.currency, site?.additional_settings);
-    const points = purchasePoints(base, multiplier);
-    if (points <= 0) return;
-    await this.points.earn(manager, {
-      userId: payment.user_id,
-      siteId: payment.site_id,
-      amount: points,
-      reason: payment.purpose === 'raffle' ? 'Points for a raffle purchase' : 'Points for a payment',
-      paymentTransactionId: payment.id,
-      meta: { ip: payment.ip_address, userAgent: payment.user_agent },
-    });
-  }
+function refunding(refusal: EntryRefusal): FulfilmentPlan {
+  return { mark: 'refunded_unfillable', refusal, raffle: null, points: 0 };
+}
+
+function pointsInput(payment: PaymentHead, multiplier: number | null) {
+  return {
+    siteId: payment.site_id,
+    amountCents: payment.amount_cents,
+    currency: payment.currency,
+    multiplier,
+  };
 }

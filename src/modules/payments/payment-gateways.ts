@@ -63,7 +63,7 @@ export class PaymentGateways {
   }
 
   /** What the gateway says became of the payment: the only source of truth for money. */
-  async verdict(payment: PaymentTransaction): Promise<GatewayVerdict> {
+  async verdict(payment: Pick<PaymentTransaction, 'gateway' | 'checkout_id'>): Promise<GatewayVerdict> {
     if (!payment.checkout_id)
       return { outcome: 'pending', gatewayPaymentId: null, resultCode: null, raw: {} };
     if (payment.gateway === 'gatewayone') {

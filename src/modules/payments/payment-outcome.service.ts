@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { ResponsiblePlayService } from '#app/modules/responsible-play/responsible-play.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
-import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
-import { FulfilmentService } from './fulfilment.service.js';
-import { PaymentsRepository } from './payments.repository.js';
+import type { PaymentStatus, PaymentTransaction } from './entities/payment-transaction.entity.js';
+import { type FulfilmentPlan, FulfilmentService, TicketsGone } from './fulfilment.service.js';
+import {
+  CLIENT_CLAIMS_KEPT,
+  type PaymentHead,
+  PaymentsRepository,
+  type ReportChanges,
+} from './payments.repository.js';
 import { type GatewayOutcome, nextStatus, recountsSpend, releasesSpend } from './payments.rules.js';
 
 export interface OutcomeReport {
@@ -21,9 +25,11 @@ export interface OutcomeReport {
 }
 
 /**
- * Applies what a gateway said about a payment. The payment row is locked for the whole transaction, so
- * a webhook, a confirmation call and a reconciliation poll for one payment take turns, and whichever
- * sees the success first fulfils it; the others find it done.
+ * Applies what a gateway said about a payment; webhook, confirmation and reconciliation all end here.
+ * A success of a payment nobody fulfilled yet is settled in one transaction that starts with ONE
+ * conditional UPDATE (status, fulfilment claim and the report together; it answers whether this caller
+ * won), then the fulfilment, whose last statement is the raffle's counter. Whoever loses the claim, and
+ * every other report, is recorded under the payment row's lock. Statuses only move forward.
  */
 @Injectable()
 export class PaymentOutcomeService {
@@ -35,16 +41,54 @@ export class PaymentOutcomeService {
     private readonly tx: TransactionRunner,
   ) {}
 
-  apply(paymentId: string, report: OutcomeReport): Promise<PaymentTransaction | null> {
-    return this.tx.run((manager) => this.applyIn(manager, paymentId, report));
+  /**
+   * Starts planning the fulfilment of a payment that a success would fulfil, so that its reads run
+   * beside the caller's call to the gateway; hand the promise to `apply`.
+   */
+  planFor(payment: PaymentHead): Promise<FulfilmentPlan> | undefined {
+    if (payment.fulfilled_at) return undefined;
+    const planning = this.fulfilment.plan(payment);
+    planning.catch(() => undefined); // awaited (and its failure reported) by `apply`
+    return planning;
   }
 
-  async applyIn(
-    manager: EntityManager,
-    paymentId: string,
+  async apply(
+    ref: string | PaymentHead,
     report: OutcomeReport,
-  ): Promise<PaymentTransaction | null> {
-    const payment = await this.payments.lock(paymentId, manager);
+    planning?: Promise<FulfilmentPlan>,
+  ): Promise<PaymentHead | null> {
+    const payment = typeof ref === 'string' ? await this.payments.head(ref) : ref;
+    if (!payment) return null;
+    if (report.outcome === 'succeeded' && !payment.fulfilled_at) {
+      const plan = await (planning ?? this.fulfilment.plan(payment));
+      const settled = await this.settleSuccess(payment.id, report, plan).catch((error: unknown) => {
+        if (!(error instanceof TicketsGone)) throw error;
+        return this.settleSuccess(payment.id, report, this.fulfilment.refunding(error.refusal));
+      });
+      if (settled) return settled;
+    }
+    return this.tx.run(() => this.record(payment.id, report));
+  }
+
+  /** The success and the fulfilment in one transaction; null when another caller had already won. */
+  private settleSuccess(
+    id: string,
+    report: OutcomeReport,
+    plan: FulfilmentPlan,
+  ): Promise<PaymentHead | null> {
+    return this.tx.run(async () => {
+      const claim = await this.payments.claimSuccess(id, changesOf(report), plan.mark, plan.refusal);
+      if (!claim) return null;
+      await this.transitioned(claim.payment, claim.previous, 'succeeded', report.source);
+      await this.fulfilment.fulfil(claim.payment, plan);
+      return claim.payment;
+    });
+  }
+
+  /** Any other report (and a success someone else fulfilled): the row locked, the status moved forward. */
+  private async record(id: string, report: OutcomeReport): Promise<PaymentHead | null> {
+    const manager = this.tx.manager;
+    const payment = await this.payments.lock(id, manager);
     if (!payment) return null;
     const before = payment.status;
     const after = nextStatus(before, report.outcome);
@@ -59,40 +103,49 @@ export class PaymentOutcomeService {
       const claims: unknown[] = Array.isArray(payment.metadata.client_claims)
         ? (payment.metadata.client_claims as unknown[])
         : [];
-      changes.metadata = { ...payment.metadata, client_claims: [...claims, report.clientClaim].slice(-10) };
+      changes.metadata = {
+        ...payment.metadata,
+        client_claims: [...claims, report.clientClaim].slice(-CLIENT_CLAIMS_KEPT),
+      };
     }
     await this.payments.update(payment.id, changes, manager);
-    const updated: PaymentTransaction = { ...payment, ...changes };
-    if (before !== after) {
-      await this.activity.record(
-        {
-          userId: payment.user_id,
-          siteId: payment.site_id,
-          type: 'payment_status',
-          description: `Payment ${before} → ${after} (${report.source})`,
-          resourceType: 'payment_transaction',
-          resourceId: payment.id,
-          metadata: { from: before, to: after, source: report.source },
-        },
-        NO_REQUEST,
-        manager,
-      );
-    }
-    if (releasesSpend(before, after) && payment.user_id && payment.spend_month) {
-      await this.limits.releaseSpend(manager, {
-        userId: payment.user_id,
-        amountCents: payment.amount_cents,
-        month: payment.spend_month,
-      });
-    }
-    if (recountsSpend(before, after) && payment.user_id && payment.spend_month) {
-      await this.limits.recountSpend(manager, {
-        userId: payment.user_id,
-        amountCents: payment.amount_cents,
-        month: payment.spend_month,
-      });
-    }
-    if (after === 'succeeded' && !payment.fulfilled_at) await this.fulfilment.fulfil(manager, updated);
-    return this.payments.findById(payment.id, manager);
+    await this.transitioned({ ...payment, ...changes }, before, after, report.source);
+    return this.payments.head(payment.id);
   }
+
+  /** What a status change brings with it: its activity entry and the buyer's spend limit kept right. */
+  private async transitioned(
+    payment: Pick<PaymentHead, 'id' | 'user_id' | 'site_id' | 'amount_cents' | 'spend_month'>,
+    before: PaymentStatus,
+    after: PaymentStatus,
+    source: string,
+  ): Promise<void> {
+    if (before === after) return;
+    await this.activity.record(
+      {
+        userId: payment.user_id,
+        siteId: payment.site_id,
+        type: 'payment_status',
+        description: `Payment ${before} → ${after} (${source})`,
+        resourceType: 'payment_transaction',
+        resourceId: payment.id,
+        metadata: { from: before, to: after, source },
+      },
+      NO_REQUEST,
+      this.tx.manager,
+    );
+    if (!payment.user_id || !payment.spend_month) return;
+    const spend = { userId: payment.user_id, amountCents: payment.amount_cents, month: payment.spend_month };
+    if (releasesSpend(before, after)) await this.limits.releaseSpend(this.tx.manager, spend);
+    if (recountsSpend(before, after)) await this.limits.recountSpend(this.tx.manager, spend);
+  }
+}
+
+function changesOf(report: OutcomeReport): ReportChanges {
+  return {
+    gatewayPaymentId: report.gatewayPaymentId ?? null,
+    gatewayResponse: report.gatewayResponse ?? null,
+    webhook: report.webhook ?? null,
+    clientClaim: report.clientClaim ?? null,
+  };
 }

@@ -1,7 +1,108 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, In, IsNull, LessThan, type Repository } from 'typeorm';
-import { PaymentTransaction, type PaymentStatus } from './entities/payment-transaction.entity.js';
+import { type EntityManager, In, LessThan, type Repository } from 'typeorm';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import type { EntryMethod } from '#app/modules/raffles/entries/entities/raffle-entry.entity.js';
+import type { Raffle } from '#app/modules/raffles/entities/raffle.entity.js';
+import {
+  type Fulfilment,
+  type Gateway,
+  PaymentTransaction,
+  type PaymentPurpose,
+  type PaymentStatus,
+} from './entities/payment-transaction.entity.js';
+
+/**
+ * What settling and fulfilling a payment need of its row, read narrow (never the 30 columns of the
+ * entity): the hot path of a sale reads it once, before the gateway is asked.
+ */
+export interface PaymentHead {
+  id: string;
+  site_id: string;
+  user_id: string | null;
+  gateway: Gateway;
+  checkout_id: string | null;
+  gateway_transaction_id: string | null;
+  status: PaymentStatus;
+  purpose: PaymentPurpose;
+  raffle_id: string | null;
+  subscription_id: string | null;
+  amount_cents: number;
+  currency: string;
+  /** Tickets the order buys (`order_details.tickets`), 0 when it buys none. */
+  tickets: number;
+  description: string | null;
+  spend_month: string | null;
+  new_account: boolean;
+  ip_address: string | null;
+  user_agent: string | null;
+  fulfilled_at: Date | null;
+  fulfilment: Fulfilment | null;
+  /** Why a paid order could not be entered (`metadata.unfillable`). */
+  unfillable: string | null;
+}
+
+const head = (p: string): string =>
+  [
+    'id',
+    'site_id',
+    'user_id',
+    'gateway',
+    'checkout_id',
+    'gateway_transaction_id',
+    'status',
+    'purpose',
+    'raffle_id',
+    'subscription_id',
+    'amount_cents',
+    'currency',
+    'description',
+    'spend_month',
+    'new_account',
+    'ip_address',
+    'user_agent',
+    'fulfilled_at',
+    'fulfilment',
+  ]
+    .map((c) => `${p}.${c}`)
+    .join(', ') +
+  `, COALESCE((${p}.order_details->>'tickets')::integer, 0) AS tickets, ${p}.metadata->>'unfillable' AS unfillable`;
+
+/** What a gateway's report changes on the row besides its status (null: leave as is). */
+export interface ReportChanges {
+  gatewayPaymentId: string | null;
+  gatewayResponse: Record<string, unknown> | null;
+  webhook: Record<string, unknown> | null;
+  /** What a client claimed on endpoint 3: appended to `metadata.client_claims`, the newest 10 kept. */
+  clientClaim: Record<string, unknown> | null;
+}
+
+/** How many client claims a payment keeps. */
+export const CLIENT_CLAIMS_KEPT = 10;
+
+/**
+ * The status transition to `succeeded` and the exactly-once fulfilment claim in one conditional UPDATE:
+ * only a payment nobody fulfilled yet, still open or given up (a late success), moves; the locking
+ * subquery hands back the status it moved from. Zero rows: another caller won, or the payment is final.
+ */
+const CLAIM_SUCCESS = `
+  UPDATE payment_transactions p
+     SET status = 'succeeded', fulfilled_at = now(), fulfilment = $2, updated_at = now(),
+         gateway_transaction_id = COALESCE($3, p.gateway_transaction_id),
+         gateway_response = COALESCE($4::jsonb, p.gateway_response),
+         webhook_received_at = CASE WHEN $5::jsonb IS NULL THEN p.webhook_received_at ELSE now() END,
+         webhook_data = COALESCE($5::jsonb, p.webhook_data),
+         metadata = p.metadata
+           || CASE WHEN $6::jsonb IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('client_claims',
+                (SELECT jsonb_agg(c ORDER BY n) FROM (
+                   SELECT c, n FROM jsonb_array_elements(
+                       COALESCE(p.metadata->'client_claims', '[]'::jsonb) || jsonb_build_array($6::jsonb))
+                     WITH ORDINALITY AS claims(c, n)
+                    ORDER BY n DESC LIMIT ${CLIENT_CLAIMS_KEPT}) newest)) END
+           || CASE WHEN $7::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('unfillable', $7::text) END
+    FROM (SELECT status FROM payment_transactions WHERE id = $1 FOR UPDATE) previous
+   WHERE p.id = $1 AND p.fulfilled_at IS NULL AND p.status IN ('pending', 'review', 'failed', 'cancelled')
+  RETURNING previous.status AS previous_status, ${head('p')}`;
 
 export type NewPayment = Omit<
   PaymentTransaction,
@@ -15,11 +116,73 @@ export type NewPayment = Omit<
   | 'fulfilment'
 > & { id?: string };
 
+/**
+ * Everything the e-mails of a settled payment need, read in one query: the payment, its buyer, the raffle
+ * and the entry it bought. A read model joining other features' tables; nothing but this job reads it.
+ */
+export interface PaymentMailFacts {
+  id: string;
+  site_id: string;
+  user_id: string;
+  amount_cents: number;
+  currency: string;
+  description: string | null;
+  fulfilment: Fulfilment | null;
+  new_account: boolean;
+  email: string;
+  raffle: (Pick<Raffle, 'name' | 'mailer_email_params'> & { end_date: string }) | null;
+  entry: { entries_count: number; ticket_from: number; ticket_to: number; method: EntryMethod } | null;
+}
+
 @Injectable()
 export class PaymentsRepository {
   constructor(
     @InjectRepository(PaymentTransaction) private readonly payments: Repository<PaymentTransaction>,
+    private readonly tx: TransactionRunner,
   ) {}
+
+  async head(id: string): Promise<PaymentHead | null> {
+    const rows = await this.tx.manager.query<PaymentHead[]>(
+      `SELECT ${head('p')} FROM payment_transactions p WHERE p.id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async headByCheckout(gateway: Gateway, checkoutId: string): Promise<PaymentHead | null> {
+    const rows = await this.tx.manager.query<PaymentHead[]>(
+      `SELECT ${head('p')} FROM payment_transactions p WHERE p.gateway = $1 AND p.checkout_id = $2`,
+      [gateway, checkoutId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Moves an unfulfilled payment to `succeeded` and claims its fulfilment, marked `fulfilment`, in one
+   * statement (in the ambient transaction). Null when this caller did not win.
+   */
+  async claimSuccess(
+    id: string,
+    changes: ReportChanges,
+    fulfilment: Fulfilment,
+    unfillable: string | null = null,
+  ): Promise<{ previous: PaymentStatus; payment: PaymentHead } | null> {
+    const json = (v: unknown): string | null => (v === null ? null : JSON.stringify(v));
+    const [rows] = await this.tx.manager.query<
+      [Array<PaymentHead & { previous_status: PaymentStatus }>, number]
+    >(CLAIM_SUCCESS, [
+      id,
+      fulfilment,
+      changes.gatewayPaymentId,
+      json(changes.gatewayResponse),
+      json(changes.webhook),
+      json(changes.clientClaim),
+      unfillable,
+    ]);
+    if (!rows.length) return null;
+    const { previous_status, ...payment } = rows[0];
+    return { previous: previous_status, payment };
+  }
 
   private repo(manager?: EntityManager): Repository<PaymentTransaction> {
     return manager ? manager.getRepository(PaymentTransaction) : this.payments;
@@ -58,12 +221,25 @@ export class PaymentsRepository {
     await this.repo(manager).update({ id }, changes as never);
   }
 
-  /** Marks the payment fulfilled unless something already did: the exactly-once gate. */
-  async claimFulfilment(id: string, manager: EntityManager): Promise<boolean> {
-    const result = await manager
-      .getRepository(PaymentTransaction)
-      .update({ id, fulfilled_at: IsNull() }, { fulfilled_at: new Date() });
-    return (result.affected ?? 0) === 1;
+  async mailFactsOf(id: string): Promise<PaymentMailFacts | null> {
+    const rows = await this.tx.manager.query<PaymentMailFacts[]>(
+      `SELECT p.id, p.site_id, p.user_id, p.amount_cents, p.currency, p.description, p.fulfilment, p.new_account,
+              u.email,
+              CASE WHEN r.id IS NULL THEN NULL ELSE
+                jsonb_build_object('name', r.name, 'end_date', r.end_date, 'mailer_email_params', r.mailer_email_params)
+              END AS raffle,
+              CASE WHEN e.id IS NULL THEN NULL ELSE
+                jsonb_build_object('entries_count', e.entries_count, 'ticket_from', e.ticket_from,
+                                   'ticket_to', e.ticket_to, 'method', e.method)
+              END AS entry
+         FROM payment_transactions p
+         JOIN users u ON u.id = p.user_id AND u.deleted_at IS NULL
+         LEFT JOIN raffles r ON r.id = p.raffle_id
+         LEFT JOIN raffle_entries e ON e.payment_transaction_id = p.id
+        WHERE p.id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
   }
 
   /** Reserves a refund amount; false when it would pass what was paid and not yet refunded. */

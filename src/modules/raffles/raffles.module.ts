@@ -11,6 +11,7 @@ import { RaffleUserEntries } from './entries/entities/raffle-user-entries.entity
 import { EntriesController } from './entries/entries.controller.js';
 import { EntriesRepository } from './entries/entries.repository.js';
 import { EntriesService } from './entries/entries.service.js';
+import { EntryMailJob } from './entries/jobs/entry-mail.job.js';
 import { WaysInService } from './entries/ways-in.service.js';
 import { RaffleRelationsPort } from './ports/raffle-relations.port.js';
 import { RaffleAdminService } from './raffle-admin.service.js';
@@ -36,6 +37,7 @@ import { RafflesService } from './raffles.service.js';
     EntriesRepository,
     EntriesService,
     WaysInService,
+    EntryMailJob,
   ],
   exports: [RafflesService, RaffleRelationsPort, EntriesService],
 })

@@ -13,6 +13,25 @@ export function isDuplicateItem(error: unknown): boolean {
   return error instanceof QueryFailedError && (error.driverError as { code?: string }).code === '23505';
 }
 
+/** What entering a raffle needs to know of it, read narrow (a paid order's fulfilment reads it). */
+export interface RaffleEntryRules {
+  id: string;
+  site_id: string;
+  name: string;
+  points_enabled: boolean;
+  points_multiplier: number | null;
+  max_entries: number | null;
+  active: boolean;
+  draft: boolean;
+  archived: boolean;
+  closed: boolean;
+  is_drawn: boolean;
+  start_date: Date;
+  end_date: Date;
+  current_entries: number;
+  total_entries_available: number;
+}
+
 @Injectable()
 export class RafflesRepository {
   constructor(@InjectRepository(Raffle) private readonly raffles: Repository<Raffle>) {}
@@ -23,6 +42,23 @@ export class RafflesRepository {
 
   findById(id: string, manager?: EntityManager): Promise<Raffle | null> {
     return this.repo(manager).findOne({ where: { id } });
+  }
+
+  async entryRules(id: string, manager?: EntityManager): Promise<RaffleEntryRules | null> {
+    const rows = await (manager ?? this.raffles.manager).query<
+      Array<Omit<RaffleEntryRules, 'points_multiplier'> & { points_multiplier: string | null }>
+    >(
+      `SELECT id, site_id, name, points_enabled, points_multiplier, max_entries, active, draft, archived, closed,
+              is_drawn, start_date, end_date, current_entries, total_entries_available
+         FROM raffles WHERE id = $1`,
+      [id],
+    );
+    if (!rows.length) return null;
+    const row = rows[0];
+    return {
+      ...row,
+      points_multiplier: row.points_multiplier === null ? null : Number(row.points_multiplier),
+    };
   }
 
   findManyByIds(ids: string[]): Promise<Raffle[]> {

@@ -6,7 +6,7 @@ import type { Raffle } from './entities/raffle.entity.js';
 import { type ChosenUpsell, type OrderPrice, priceOrder, PricingError } from './pricing.rules.js';
 import { type RaffleAudience, RaffleRelationsPort } from './ports/raffle-relations.port.js';
 import { toQuoteDto, toRaffleDto } from './raffles.mapper.js';
-import { RafflesRepository } from './raffles.repository.js';
+import { type RaffleEntryRules, RafflesRepository } from './raffles.repository.js';
 import { orderFitRefusal, type Refusal } from './raffles.rules.js';
 
 /** A refusal from the rules as the client sees it. */
@@ -121,6 +121,11 @@ export class RafflesService {
 
   findManyByIds(ids: string[]): Promise<Raffle[]> {
     return this.raffles.findManyByIds(ids);
+  }
+
+  /** What entering the raffle needs of it (caps, state, points multiplier), read narrow; null if none. */
+  entryRules(id: string, manager?: EntityManager): Promise<RaffleEntryRules | null> {
+    return this.raffles.entryRules(id, manager);
   }
 
   private async requirePublished(id: string, siteId: string | undefined): Promise<Raffle> {

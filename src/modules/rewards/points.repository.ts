@@ -64,6 +64,29 @@ export class PointsRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * A payment's earn and the balance it moves, in one statement: the ledger row goes in unless the payment
+   * already earned (the partial unique index decides), and only then is the balance credited. Answers the
+   * new balance, or null when the payment had already earned.
+   */
+  async earnOnceForPayment(manager: EntityManager, entry: NewPointTransaction): Promise<number | null> {
+    const rows = await manager.query<Array<{ current_points: number }>>(
+      `WITH earned AS (
+         ${INSERT}
+         ON CONFLICT (payment_transaction_id) WHERE transaction_type = 'earn' AND payment_transaction_id IS NOT NULL
+         DO NOTHING RETURNING user_id, site_id, amount)
+       INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
+       SELECT user_id, site_id, amount, amount FROM earned
+       ON CONFLICT (user_id) DO UPDATE
+          SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
+              lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
+              updated_at = now()
+       RETURNING current_points`,
+      params(entry),
+    );
+    return rows[0]?.current_points ?? null;
+  }
+
   /** Adds points (creating the balance row on first use); answers the new balance. */
   async credit(
     manager: EntityManager,

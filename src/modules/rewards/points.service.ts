@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppException } from '#app/common/errors/app.exception.js';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
 import type { PointTransactionRecordDto } from '#app/modules/users/dto/user-records.dto.js';
 import type { PointTransaction } from './entities/point-transaction.entity.js';
@@ -21,8 +22,9 @@ import {
   REASON_MAX,
   lifetimeDelta,
   planReversal,
-  pointsForPayment,
+  paymentPoints,
   reversalReason,
+  rewardsRules,
 } from './rewards.rules.js';
 
 function positiveInteger(amount: number, what: string): void {
@@ -39,6 +41,7 @@ export class PointsService {
   constructor(
     private readonly repo: PointsRepository,
     private readonly sites: SitesService,
+    private readonly tx: TransactionRunner,
   ) {}
 
   /** Credits points; with a payment, at most once per payment (a repeat answers `applied: false`). */
@@ -59,30 +62,49 @@ export class PointsService {
     return { applied: true, balance, transaction: row };
   }
 
-  /** `earn` with the site's earn rule applied to the amount paid (DESIGN §6). */
-  async earnForPayment(
-    manager: EntityManager,
-    input: {
-      userId: string;
-      siteId: string;
-      paymentTransactionId: string;
-      amountCents: number;
-      currency: string;
-      reason?: string;
-      meta?: LedgerMeta;
-    },
-  ): Promise<PointsOutcome & { points: number }> {
-    const site = await this.sites.findBySiteId(input.siteId, manager);
-    const points = pointsForPayment(input.amountCents, input.currency, site?.additional_settings ?? {});
-    const outcome = await this.earn(manager, {
-      userId: input.userId,
-      siteId: input.siteId,
-      amount: points,
-      reason: input.reason ?? 'Points for a purchase',
-      paymentTransactionId: input.paymentTransactionId,
-      meta: input.meta,
-    });
-    return { ...outcome, points };
+  /**
+   * The points a payment earns under its site's rules (read from the site's cached settings, no row
+   * read per payment) and a raffle's multiplier where it has points enabled: `paymentPoints` decides.
+   */
+  async pointsForPayment(input: {
+    siteId: string;
+    amountCents: number;
+    currency: string;
+    multiplier?: number | null;
+  }): Promise<number> {
+    const rules = rewardsRules(await this.sites.settingsOf(input.siteId));
+    return paymentPoints({ ...input, rules });
+  }
+
+  /**
+   * Credits what a payment earns, at most once per payment, in one statement in the ambient transaction
+   * (a repeat or a racing fulfilment answers `applied: false`). `points` comes from `pointsForPayment`.
+   */
+  async earnForPayment(input: {
+    userId: string;
+    siteId: string;
+    paymentTransactionId: string;
+    points: number;
+    reason: string;
+    meta?: LedgerMeta;
+  }): Promise<{ applied: boolean; balance: number | null }> {
+    if (input.points <= 0) return { applied: false, balance: null };
+    positiveInteger(input.points, 'earnForPayment');
+    const entry = this.entry(
+      {
+        userId: input.userId,
+        siteId: input.siteId,
+        amount: input.points,
+        reason: input.reason,
+        meta: input.meta,
+      },
+      'earn',
+      input.points,
+      input.paymentTransactionId,
+      null,
+    );
+    const balance = await this.repo.earnOnceForPayment(this.tx.manager, entry);
+    return { applied: balance !== null, balance };
   }
 
   /** Credits a bonus (referrals, milestones) or gives back points spent on something refunded. */

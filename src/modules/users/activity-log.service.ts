@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import { In } from 'typeorm';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { ActivityLog } from './entities/activity-log.entity.js';
 
 export interface ActivityEntry {
@@ -19,24 +20,32 @@ export interface ActivityEntry {
 /** The activity log: security and account events with ip, user agent and request id (DESIGN §3). */
 @Injectable()
 export class ActivityLogService {
-  constructor(@InjectRepository(ActivityLog) private readonly logs: Repository<ActivityLog>) {}
+  constructor(
+    @InjectRepository(ActivityLog) private readonly logs: Repository<ActivityLog>,
+    private readonly tx: TransactionRunner,
+  ) {}
 
+  /** Appends an entry in `manager`'s transaction, else the ambient one (one plain INSERT: it is on hot paths). */
   async record(entry: ActivityEntry, meta: RequestMeta, manager?: EntityManager): Promise<void> {
-    const repo = manager ? manager.getRepository(ActivityLog) : this.logs;
-    await repo.insert({
-      user_id: entry.userId,
-      site_id: entry.siteId,
-      activity_type: entry.type,
-      description: entry.description,
-      severity: entry.severity ?? 'info',
-      ip_address: meta.ip,
-      user_agent: meta.userAgent,
-      request_id: meta.requestId,
-      session_id: meta.sessionId,
-      resource_type: entry.resourceType ?? null,
-      resource_id: entry.resourceId ?? null,
-      metadata: (entry.metadata ?? {}) as never,
-    });
+    await (manager ?? this.tx.manager).query(
+      `INSERT INTO activity_logs (user_id, site_id, activity_type, description, severity, ip_address, user_agent,
+                                  request_id, session_id, resource_type, resource_id, metadata)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        entry.userId,
+        entry.siteId,
+        entry.type,
+        entry.description,
+        entry.severity ?? 'info',
+        meta.ip,
+        meta.userAgent,
+        meta.requestId,
+        meta.sessionId,
+        entry.resourceType ?? null,
+        entry.resourceId ?? null,
+        JSON.stringify(entry.metadata ?? {}),
+      ],
+    );
   }
 
   /** The newest entries of each user, in one query. */

@@ -4,11 +4,10 @@ import { classifyResultCode } from '#app/infra/providers/gatewayone/gatewayone.r
 import type { GatewayOneWebhookEvent } from '#app/infra/providers/gatewayone/gatewayone.types.js';
 import type { GatewayTwoWebhookEvent } from '#app/infra/providers/gatewaytwo/gatewaytwo.types.js';
 import type { InboundEvent } from '../entities/inbound-event.entity.js';
-import type { PaymentTransaction } from '../entities/payment-transaction.entity.js';
 import { InboundEventsRepository } from '../inbound-events.repository.js';
 import { PaymentGateways } from '../payment-gateways.js';
 import { PaymentOutcomeService } from '../payment-outcome.service.js';
-import { PaymentsRepository } from '../payments.repository.js';
+import { type PaymentHead, PaymentsRepository } from '../payments.repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -34,7 +33,7 @@ export class ProcessInboundJob implements OnModuleInit {
   async run(eventId: string): Promise<void> {
     const event = await this.inbox.findById(eventId);
     if (!event || event.status === 'processed' || event.status === 'ignored') return;
-    let payment: PaymentTransaction | null = null;
+    let payment: PaymentHead | null = null;
     try {
       payment = await this.paymentOf(event);
       if (!payment) {
@@ -47,21 +46,26 @@ export class ProcessInboundJob implements OnModuleInit {
       }
       if (event.provider === 'gatewayone') {
         const { payload } = event.payload as unknown as GatewayOneWebhookEvent;
-        await this.outcomes.apply(payment.id, {
+        await this.outcomes.apply(payment, {
           outcome: classifyResultCode(payload.result.code),
           source: 'webhook',
           gatewayPaymentId: payload.id,
           webhook: event.payload,
         });
       } else {
+        const planning = this.outcomes.planFor(payment);
         const verdict = await this.gateways.verdict(payment);
-        await this.outcomes.apply(payment.id, {
-          outcome: verdict.outcome,
-          source: 'webhook',
-          gatewayPaymentId: verdict.gatewayPaymentId,
-          gatewayResponse: verdict.raw,
-          webhook: event.payload,
-        });
+        await this.outcomes.apply(
+          payment,
+          {
+            outcome: verdict.outcome,
+            source: 'webhook',
+            gatewayPaymentId: verdict.gatewayPaymentId,
+            gatewayResponse: verdict.raw,
+            webhook: event.payload,
+          },
+          planning,
+        );
       }
       await this.inbox.mark(event.id, {
         status: 'processed',
@@ -81,17 +85,17 @@ export class ProcessInboundJob implements OnModuleInit {
     }
   }
 
-  private async paymentOf(event: InboundEvent): Promise<PaymentTransaction | null> {
+  private async paymentOf(event: InboundEvent): Promise<PaymentHead | null> {
     if (event.provider === 'gatewayone') {
       const { type, payload } = event.payload as unknown as GatewayOneWebhookEvent;
       if (type !== 'PAYMENT') return null;
       const byRef =
         payload.merchantTransactionId && UUID.test(payload.merchantTransactionId)
-          ? await this.payments.findById(payload.merchantTransactionId)
+          ? await this.payments.head(payload.merchantTransactionId)
           : null;
-      return byRef ?? (payload.ndc ? this.payments.findByCheckout('gatewayone', payload.ndc) : null);
+      return byRef ?? (payload.ndc ? this.payments.headByCheckout('gatewayone', payload.ndc) : null);
     }
     const { order_id } = event.payload as unknown as GatewayTwoWebhookEvent;
-    return this.payments.findByCheckout('gatewaytwo', order_id);
+    return this.payments.headByCheckout('gatewaytwo', order_id);
   }
 }

@@ -1,32 +1,66 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, type Repository } from 'typeorm';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { EntryMethod } from './entities/raffle-entry.entity.js';
 import { RaffleEntry } from './entities/raffle-entry.entity.js';
 
-export interface TakenTickets {
-  current_entries: number;
+/** An entry as the counter's statement writes it: everything but the ticket range, which it assigns. */
+export type NewEntry = Omit<RaffleEntry, 'created_at' | 'ticket_from' | 'ticket_to' | 'raffle' | 'user'>;
+
+/** What the counter's statement answers of the entry it wrote. */
+export interface EnteredTickets {
+  created_at: Date;
+  ticket_from: number;
+  ticket_to: number;
   total_entries_available: number;
 }
+
+/**
+ * The hot row, touched last and once (DESIGN §6 "Contention"): one statement takes the tickets from the
+ * raffle's counter if the raffle is open and has them (closing it when they were the last) and, from the
+ * same UPDATE's RETURNING, inserts the entry with its contiguous range. No row: refused, nothing written.
+ */
+const TAKE_AND_ENTER = `
+  WITH taken AS (
+    UPDATE raffles
+       SET current_entries = current_entries + $2,
+           entries_purchased = entries_purchased + $3,
+           closed = (current_entries + $2 >= total_entries_available),
+           closed_at = CASE WHEN current_entries + $2 >= total_entries_available THEN now() ELSE closed_at END,
+           updated_at = now()
+     WHERE id = $1
+       AND active AND NOT draft AND NOT archived AND NOT closed AND NOT is_drawn
+       AND now() >= start_date AND now() < end_date
+       AND current_entries + $2 <= total_entries_available
+    RETURNING current_entries, total_entries_available)
+  INSERT INTO raffle_entries (id, raffle_id, user_id, site_id, method, entries_count, ticket_from, ticket_to,
+                              points_spent, payment_transaction_id, created_by, note, ip_address, user_agent)
+  SELECT $4, $1, $5, $6, $7, $2, taken.current_entries - $2 + 1, taken.current_entries,
+         $8, $9, $10, $11, $12, $13
+    FROM taken
+  RETURNING created_at, ticket_from, ticket_to, (SELECT total_entries_available FROM taken)`;
 
 /** The queries of entering a raffle. Every write takes the caller's transaction. */
 @Injectable()
 export class EntriesRepository {
-  constructor(@InjectRepository(RaffleEntry) private readonly entries: Repository<RaffleEntry>) {}
+  constructor(
+    @InjectRepository(RaffleEntry) private readonly entries: Repository<RaffleEntry>,
+    private readonly tx: TransactionRunner,
+  ) {}
 
   /**
    * Adds to what the user holds, unless that passes `max` (null: no cap). One conditional upsert: two
    * parallel entries by one user cannot both pass the cap. False when it would.
    */
   async addToUserCount(
-    manager: EntityManager,
     raffleId: string,
     userId: string,
     quantity: number,
     max: number | null,
   ): Promise<boolean> {
     if (max !== null && quantity > max) return false;
-    const rows = await manager.query<Array<{ entries_count: number }>>(
+    const rows = await this.tx.manager.query<Array<{ entries_count: number }>>(
       `INSERT INTO raffle_user_entries (raffle_id, user_id, entries_count) VALUES ($1, $2, $3)
        ON CONFLICT (raffle_id, user_id) DO UPDATE
          SET entries_count = raffle_user_entries.entries_count + EXCLUDED.entries_count
@@ -37,36 +71,24 @@ export class EntriesRepository {
     return rows.length === 1;
   }
 
-  /**
-   * The hot row, touched last: one conditional UPDATE takes the tickets if the raffle is open and has
-   * them, and closes it when they were the last (DESIGN §6 "Contention"). Null when refused.
-   */
-  async takeTickets(
-    manager: EntityManager,
-    raffleId: string,
-    quantity: number,
-    purchased: number,
-  ): Promise<TakenTickets | null> {
-    const result = await manager.query<[TakenTickets[], number]>(
-      `UPDATE raffles
-          SET current_entries = current_entries + $2,
-              entries_purchased = entries_purchased + $3,
-              closed = (current_entries + $2 >= total_entries_available),
-              closed_at = CASE WHEN current_entries + $2 >= total_entries_available THEN now() ELSE closed_at END,
-              updated_at = now()
-        WHERE id = $1
-          AND active AND NOT draft AND NOT archived AND NOT closed AND NOT is_drawn
-          AND now() >= start_date AND now() < end_date
-          AND current_entries + $2 <= total_entries_available
-        RETURNING current_entries, total_entries_available`,
-      [raffleId, quantity, purchased],
-    );
-    return result[0][0] ?? null;
-  }
-
-  async insert(manager: EntityManager, entry: Omit<RaffleEntry, 'id' | 'created_at'>): Promise<RaffleEntry> {
-    const repo = manager.getRepository(RaffleEntry);
-    return repo.save(repo.create(entry));
+  /** Takes `entry.entries_count` tickets from the raffle's counter and writes the entry; null when refused. */
+  async takeTicketsAndEnter(entry: NewEntry, purchased: number): Promise<EnteredTickets | null> {
+    const rows = await this.tx.manager.query<EnteredTickets[]>(TAKE_AND_ENTER, [
+      entry.raffle_id,
+      entry.entries_count,
+      purchased,
+      entry.id,
+      entry.user_id,
+      entry.site_id,
+      entry.method,
+      entry.points_spent,
+      entry.payment_transaction_id,
+      entry.created_by,
+      entry.note,
+      entry.ip_address,
+      entry.user_agent,
+    ]);
+    return rows[0] ?? null;
   }
 
   /** Whether the user already took the free route into this raffle. */
@@ -74,6 +96,10 @@ export class EntriesRepository {
     return manager
       .getRepository(RaffleEntry)
       .exists({ where: { raffle_id: raffleId, user_id: userId, method: 'free' } });
+  }
+
+  findById(id: string): Promise<RaffleEntry | null> {
+    return this.tx.repo(RaffleEntry).findOne({ where: { id } });
   }
 
   findForPayment(paymentTransactionId: string, manager?: EntityManager): Promise<RaffleEntry | null> {

@@ -1,4 +1,4 @@
-import { countsAsPurchase, pointsCost, refusalOf, ticketRange } from './entries.rules.js';
+import { countsAsPurchase, pointsCost, precheckEntry, refusalOf, ticketRange } from './entries.rules.js';
 
 const NOW = new Date('2030-06-15T12:00:00Z');
 
@@ -59,5 +59,26 @@ describe('entries rules', () => {
     it('falls back to sold out when the tickets went between the refusal and the look', () => {
       expect(refusalOf(raffle({ current_entries: 0 }), 1, NOW)).toBe('SOLD_OUT');
     });
+  });
+});
+
+describe('precheckEntry: a paid order judged before anything is written', () => {
+  const capped = (max: number | null, over: Partial<Parameters<typeof refusalOf>[0]> = {}) => ({
+    ...raffle(over),
+    max_entries: max,
+  });
+
+  it('lets an order that fits through to the counter', () => {
+    expect(precheckEntry(capped(null), 2, NOW)).toBeNull();
+    expect(precheckEntry(capped(5), 2, NOW)).toBeNull();
+  });
+
+  it('refuses what no entrant may hold, what is not left, and a raffle that is not running', () => {
+    expect(precheckEntry(capped(1), 2, NOW)).toBe('MAX_ENTRIES_REACHED');
+    expect(precheckEntry(capped(null), 3, NOW)).toBe('SOLD_OUT');
+    expect(precheckEntry(capped(null, { active: false }), 1, NOW)).toBe('RAFFLE_CLOSED');
+    expect(precheckEntry(capped(null, { end_date: NOW }), 1, NOW)).toBe('RAFFLE_CLOSED');
+    expect(precheckEntry(capped(null, { closed: true }), 1, NOW)).toBe('RAFFLE_CLOSED');
+    expect(precheckEntry(capped(null, { closed: true, current_entries: 10 }), 1, NOW)).toBe('SOLD_OUT');
   });
 });

@@ -47,6 +47,29 @@ export function refusalOf(
   return 'SOLD_OUT';
 }
 
+/**
+ * Whether `quantity` tickets can be entered, judged from the raffle as last read, before anything is
+ * written: a paid order that cannot fit is refunded without trying. Null means "try" — the counter's
+ * conditional statement still has the last word under concurrency.
+ */
+export function precheckEntry(
+  raffle: Parameters<typeof refusalOf>[0] & { max_entries: number | null },
+  quantity: number,
+  now: Date,
+): EntryRefusal | null {
+  if (raffle.max_entries !== null && quantity > raffle.max_entries) return 'MAX_ENTRIES_REACHED';
+  const open =
+    raffle.active &&
+    !raffle.draft &&
+    !raffle.archived &&
+    !raffle.closed &&
+    !raffle.is_drawn &&
+    now >= raffle.start_date &&
+    now < raffle.end_date;
+  if (open && raffle.current_entries + quantity <= raffle.total_entries_available) return null;
+  return refusalOf(raffle, quantity, now);
+}
+
 export const REFUSAL_TEXT: Record<EntryRefusal, string> = {
   SOLD_OUT: 'There are not enough tickets left in this raffle.',
   MAX_ENTRIES_REACHED: 'This would take you past the most tickets one person may hold in this raffle.',

@@ -1,33 +1,28 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
-import { releaseSavepoint, rollbackToSavepoint, savepoint } from '#app/infra/database/savepoints.js';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { EntryMethod, RaffleEntry } from './entities/raffle-entry.entity.js';
 import { EntriesRepository } from './entries.repository.js';
-import {
-  countsAsPurchase,
-  type EntryRefusal,
-  REFUSAL_TEXT,
-  refusalOf,
-  ticketRange,
-} from './entries.rules.js';
-import type { Raffle } from '../entities/raffle.entity.js';
+import { countsAsPurchase, type EntryRefusal, REFUSAL_TEXT, refusalOf } from './entries.rules.js';
 import { RafflesRepository } from '../raffles.repository.js';
 
 export interface EnterRequest {
-  raffleId: string;
+  /** The raffle, as the caller read it: its id and the per-user cap it had. */
+  raffle: { id: string; max_entries: number | null };
   userId: string;
   siteId: string;
   quantity: number;
   method: EntryMethod;
+  /** The entry's id, when the caller refers to it before it exists (an activity row, a mail job). */
+  entryId?: string;
   paymentTransactionId?: string | null;
   pointsSpent?: number;
   createdBy?: string | null;
   note?: string | null;
-  meta: RequestMeta;
-  /** The raffle as the caller already read it in this transaction (saves a read); read here otherwise. */
-  raffle?: Raffle;
+  meta: Pick<RequestMeta, 'ip' | 'userAgent'>;
 }
 
 export type EnterResult =
@@ -40,65 +35,57 @@ export function entryRefused(refusal: EntryRefusal): AppException {
 }
 
 /**
- * Tickets for every way in (payment, credits, points, free, postal), inside the caller's transaction.
- * The user's cap is checked by one conditional upsert, then the raffle's counter — the contended row —
- * is taken last by one conditional UPDATE, so `total_entries_available` and `max_entries` hold under any
- * concurrency. A refusal rolls back to a savepoint and leaves the caller's transaction usable (a paid
- * order that can no longer be entered still commits its refund).
+ * Tickets for every way in (payment, credits, points, free, postal): the LAST step of the caller's
+ * transaction, after every other write it makes (DESIGN §6 "Contention"). The user's cap is one
+ * conditional upsert; then one statement takes the tickets from the raffle's counter — the row every
+ * buyer of a popular raffle contends for — and writes the entry with its range, so that row's lock is
+ * held for that statement and the commit alone. `total_entries_available` and `max_entries` hold under
+ * any concurrency. A refusal writes nothing more; the caller then rolls its transaction back.
  */
 @Injectable()
 export class EntriesService {
   constructor(
     private readonly entries: EntriesRepository,
     private readonly raffles: RafflesRepository,
+    private readonly tx: TransactionRunner,
   ) {}
 
-  async enter(manager: EntityManager, req: EnterRequest): Promise<EnterResult> {
-    const raffle =
-      req.raffle?.id === req.raffleId ? req.raffle : await this.raffles.findById(req.raffleId, manager);
-    if (!raffle) return { ok: false, refusal: 'RAFFLE_CLOSED' };
-    await savepoint(manager, 'enter_raffle');
-    const withinCap = await this.entries.addToUserCount(
-      manager,
-      req.raffleId,
-      req.userId,
-      req.quantity,
-      raffle.max_entries,
-    );
-    const taken = withinCap
-      ? await this.entries.takeTickets(
-          manager,
-          req.raffleId,
-          req.quantity,
-          countsAsPurchase(req.method) ? req.quantity : 0,
-        )
-      : null;
-    if (!taken) {
-      await rollbackToSavepoint(manager, 'enter_raffle');
-      const fresh = withinCap ? await this.raffles.findById(req.raffleId, manager) : raffle;
-      return {
-        ok: false,
-        refusal: withinCap && fresh ? refusalOf(fresh, req.quantity, new Date()) : 'MAX_ENTRIES_REACHED',
-      };
-    }
-    await releaseSavepoint(manager, 'enter_raffle');
-    const tickets = ticketRange(taken.current_entries, req.quantity);
-    const entry = await this.entries.insert(manager, {
-      raffle_id: req.raffleId,
+  async enter(req: EnterRequest): Promise<EnterResult> {
+    if (!(await this.entries.addToUserCount(req.raffle.id, req.userId, req.quantity, req.raffle.max_entries)))
+      return { ok: false, refusal: 'MAX_ENTRIES_REACHED' };
+    const entry = {
+      id: req.entryId ?? randomUUID(),
+      raffle_id: req.raffle.id,
       user_id: req.userId,
       site_id: req.siteId,
       method: req.method,
       entries_count: req.quantity,
-      ticket_from: tickets.from,
-      ticket_to: tickets.to,
       points_spent: req.pointsSpent ?? 0,
       payment_transaction_id: req.paymentTransactionId ?? null,
       created_by: req.createdBy ?? null,
       note: req.note ?? null,
       ip_address: req.meta.ip,
       user_agent: req.meta.userAgent,
-    });
-    return { ok: true, entry, soldOut: taken.current_entries >= taken.total_entries_available };
+    };
+    const taken = await this.entries.takeTicketsAndEnter(
+      entry,
+      countsAsPurchase(req.method) ? req.quantity : 0,
+    );
+    if (!taken) {
+      // The transaction is refused and will be rolled back: why, from the raffle as it is now.
+      const fresh = await this.raffles.findById(req.raffle.id, this.tx.manager);
+      return { ok: false, refusal: fresh ? refusalOf(fresh, req.quantity, new Date()) : 'RAFFLE_CLOSED' };
+    }
+    return {
+      ok: true,
+      entry: {
+        ...entry,
+        created_at: taken.created_at,
+        ticket_from: taken.ticket_from,
+        ticket_to: taken.ticket_to,
+      },
+      soldOut: taken.ticket_to >= taken.total_entries_available,
+    };
   }
 
   findForPayment(paymentTransactionId: string, manager?: EntityManager): Promise<RaffleEntry | null> {

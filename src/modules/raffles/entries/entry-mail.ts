@@ -3,8 +3,8 @@ import type { RaffleEntry } from './entities/raffle-entry.entity.js';
 
 /** The `raffle_entry` e-mail's variables: the raffle's branding and the tickets the entry got. */
 export function entryMailVariables(
-  raffle: Raffle,
-  entry: RaffleEntry,
+  raffle: Pick<Raffle, 'name' | 'end_date' | 'mailer_email_params'>,
+  entry: Pick<RaffleEntry, 'entries_count' | 'ticket_from' | 'ticket_to' | 'method'>,
 ): Record<string, string | number | boolean | null> {
   const params = raffle.mailer_email_params as Record<string, unknown>;
   const branding = Object.fromEntries(

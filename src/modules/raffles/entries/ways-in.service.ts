@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { HttpStatus, Injectable, type OnModuleInit } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import { QueryFailedError } from 'typeorm';
@@ -5,7 +6,7 @@ import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
-import { MailService } from '#app/modules/mail/mail.service.js';
+import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { PointsService } from '#app/modules/rewards/points.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
@@ -15,12 +16,11 @@ import type { Raffle } from '../entities/raffle.entity.js';
 import { RaffleRelationsPort } from '../ports/raffle-relations.port.js';
 import { RafflesService } from '../raffles.service.js';
 import type { CreateEntryDto, CreatePostalEntryDto, RaffleEntryDto } from './dto/entries.dto.js';
-import type { RaffleEntry } from './entities/raffle-entry.entity.js';
+import type { EntryMethod, RaffleEntry } from './entities/raffle-entry.entity.js';
 import { entryRefused, EntriesService } from './entries.service.js';
 import { EntriesRepository } from './entries.repository.js';
 import { toEntryDto, toEntryRecordDto, toNestedEntryDto } from './entries.mapper.js';
 import { pointsCost } from './entries.rules.js';
-import { entryMailVariables } from './entry-mail.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -42,7 +42,7 @@ export class WaysInService implements OnModuleInit {
     private readonly accounts: AccountsService,
     private readonly users: UsersService,
     private readonly activity: ActivityLogService,
-    private readonly mail: MailService,
+    private readonly jobs: JobQueue,
     private readonly relations: RaffleRelationsPort,
     private readonly userRecords: UserRecordsPort,
     private readonly tx: TransactionRunner,
@@ -96,18 +96,9 @@ export class WaysInService implements OnModuleInit {
         meta,
         details: { raffle_id: raffle.id, quantity: body.quantity },
       });
-      const result = await this.entries.enter(manager, {
-        raffleId: raffle.id,
-        userId: user.id,
-        siteId: raffle.site_id,
-        quantity: body.quantity,
-        method: 'points',
+      return this.enterLast(raffle, user.id, user.email, body.quantity, 'points', meta, {
         pointsSpent: cost,
-        meta,
       });
-      if (!result.ok) throw entryRefused(result.refusal);
-      await this.afterEntry(result.entry, raffle, user.email, meta, manager);
-      return result.entry;
     });
     return this.present(entry, user.id);
   }
@@ -124,21 +115,12 @@ export class WaysInService implements OnModuleInit {
     // A malformed id would reach the database as a bad uuid (500): it names no user.
     const entrant = isUUID(body.user_id) ? await this.accounts.findById(body.user_id) : null;
     if (!entrant || entrant.site_id !== raffle.site_id) throw AppException.notFound('User');
-    const entry = await this.tx.run(async (manager) => {
-      const result = await this.entries.enter(manager, {
-        raffleId: raffle.id,
-        userId: entrant.id,
-        siteId: raffle.site_id,
-        quantity: body.quantity,
-        method: 'postal',
+    const entry = await this.tx.run(() =>
+      this.enterLast(raffle, entrant.id, entrant.email, body.quantity, 'postal', meta, {
         createdBy: admin.id,
         note: body.note ?? null,
-        meta,
-      });
-      if (!result.ok) throw entryRefused(result.refusal);
-      await this.afterEntry(result.entry, raffle, entrant.email, meta, manager);
-      return result.entry;
-    });
+      }),
+    );
     return this.present(entry, entrant.id);
   }
 
@@ -161,17 +143,7 @@ export class WaysInService implements OnModuleInit {
     try {
       const entry = await this.tx.run(async (manager) => {
         if (await this.repo.hasFreeEntry(manager, raffle.id, user.id)) throw alreadyFree();
-        const result = await this.entries.enter(manager, {
-          raffleId: raffle.id,
-          userId: user.id,
-          siteId: raffle.site_id,
-          quantity: 1,
-          method: 'free',
-          meta,
-        });
-        if (!result.ok) throw entryRefused(result.refusal);
-        await this.afterEntry(result.entry, raffle, user.email, meta, manager);
-        return result.entry;
+        return this.enterLast(raffle, user.id, user.email, 1, 'free', meta);
       });
       return await this.present(entry, user.id);
     } catch (error) {
@@ -185,41 +157,47 @@ export class WaysInService implements OnModuleInit {
     }
   }
 
-  private async afterEntry(
-    entry: RaffleEntry,
+  /**
+   * Everything an entry records (its activity row, its e-mail job, under the entry's id fixed in advance),
+   * then the tickets: the raffle's contended counter is the transaction's last statement. A refusal is
+   * thrown, which rolls the whole transaction back.
+   */
+  private async enterLast(
     raffle: Raffle,
+    userId: string,
     email: string,
+    quantity: number,
+    method: EntryMethod,
     meta: RequestMeta,
-    manager: Parameters<Parameters<TransactionRunner['run']>[0]>[0],
-  ): Promise<void> {
+    extra: { pointsSpent?: number; createdBy?: string; note?: string | null } = {},
+  ): Promise<RaffleEntry> {
+    const entryId = randomUUID();
     await this.activity.record(
       {
-        userId: entry.user_id,
-        siteId: entry.site_id,
+        userId,
+        siteId: raffle.site_id,
         type: 'raffle_entry',
-        description: `Entered ${raffle.name} (${entry.method}, ${entry.entries_count} ticket(s))`,
+        description: `Entered ${raffle.name} (${method}, ${quantity} ticket(s))`,
         resourceType: 'raffle_entry',
-        resourceId: entry.id,
-        metadata: {
-          raffle_id: raffle.id,
-          method: entry.method,
-          ticket_from: entry.ticket_from,
-          ticket_to: entry.ticket_to,
-        },
+        resourceId: entryId,
+        metadata: { raffle_id: raffle.id, method, quantity },
       },
       meta,
-      manager,
+      this.tx.manager,
     );
-    await this.mail.send(
-      {
-        kind: 'raffle_entry',
-        siteId: entry.site_id,
-        to: email,
-        userId: entry.user_id,
-        variables: entryMailVariables(raffle, entry),
-      },
-      manager,
-    );
+    await this.jobs.enqueue('entries.notify', { raffle_entry_id: entryId, to: email });
+    const result = await this.entries.enter({
+      raffle,
+      userId,
+      siteId: raffle.site_id,
+      quantity,
+      method,
+      entryId,
+      meta,
+      ...extra,
+    });
+    if (!result.ok) throw entryRefused(result.refusal);
+    return result.entry;
   }
 
   private async requireRaffleOf(raffleId: string, siteId: string): Promise<Raffle> {
