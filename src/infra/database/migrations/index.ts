@@ -6,6 +6,7 @@ import { AddPointsLedger1795311316608 } from './1795311316608-AddPointsLedger.js
 import { AddResponsiblePlay1795311316609 } from './1795311316609-AddResponsiblePlay.js';
 import { DiscountCatalogue1795311658932 } from './1795311658932-DiscountCatalogue.js';
 import { PaymentsAndEntries1795313368119 } from './1795313368119-PaymentsAndEntries.js';
+import { TicketsRefusedFunction1795490000000 } from './1795490000000-TicketsRefusedFunction.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   AddResponsiblePlay1795311316609,
   DiscountCatalogue1795311658932,
   PaymentsAndEntries1795313368119,
+  TicketsRefusedFunction1795490000000,
 ];

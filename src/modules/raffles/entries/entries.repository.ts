@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { type EntityManager, In, type Repository } from 'typeorm';
+import { type EntityManager, In, QueryFailedError, type Repository } from 'typeorm';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { EntryMethod } from './entities/raffle-entry.entity.js';
+import type { refusalOf } from './entries.rules.js';
 import { RaffleEntry } from './entities/raffle-entry.entity.js';
 
 /** An entry as the counter's statement writes it: everything but the ticket range, which it assigns. */
@@ -16,10 +17,22 @@ export interface EnteredTickets {
   total_entries_available: number;
 }
 
+/** The raffle as it stood when the counter refused (the refusal's detail), to say why. */
+export type RefusedRaffle = Parameters<typeof refusalOf>[0];
+
+/** Thrown when the counter's statement took no tickets: the transaction has been rolled back. */
+export class TicketsRefused extends Error {
+  constructor(readonly raffle: RefusedRaffle | null) {
+    super('the raffle took no tickets');
+  }
+}
+
 /**
  * The hot row, touched last and once (DESIGN §6 "Contention"): one statement takes the tickets from the
  * raffle's counter if the raffle is open and has them (closing it when they were the last) and, from the
- * same UPDATE's RETURNING, inserts the entry with its contiguous range. No row: refused, nothing written.
+ * same UPDATE's RETURNING, inserts the entry with its contiguous range. Sent with COMMIT in one round
+ * trip (`TransactionRunner.commitWith`), so when it takes nothing it must fail: `tickets_refused` raises
+ * with the raffle's state, which aborts the transaction before the COMMIT.
  */
 const TAKE_AND_ENTER = `
   WITH taken AS (
@@ -33,15 +46,23 @@ const TAKE_AND_ENTER = `
        AND active AND NOT draft AND NOT archived AND NOT closed AND NOT is_drawn
        AND now() >= start_date AND now() < end_date
        AND current_entries + $2 <= total_entries_available
-    RETURNING current_entries, total_entries_available)
-  INSERT INTO raffle_entries (id, raffle_id, user_id, site_id, method, entries_count, ticket_from, ticket_to,
-                              points_spent, payment_transaction_id, created_by, note, ip_address, user_agent)
-  SELECT $4, $1, $5, $6, $7, $2, taken.current_entries - $2 + 1, taken.current_entries,
-         $8, $9, $10, $11, $12, $13
-    FROM taken
-  RETURNING created_at, ticket_from, ticket_to, (SELECT total_entries_available FROM taken)`;
+    RETURNING current_entries, total_entries_available),
+  entry AS (
+    INSERT INTO raffle_entries (id, raffle_id, user_id, site_id, method, entries_count, ticket_from, ticket_to,
+                                points_spent, payment_transaction_id, created_by, note, ip_address, user_agent)
+    SELECT $4, $1, $5, $6, $7, $2, taken.current_entries - $2 + 1, taken.current_entries,
+           $8, $9, $10, $11, $12, $13
+      FROM taken
+    RETURNING created_at, ticket_from, ticket_to)
+  SELECT entry.created_at, entry.ticket_from, entry.ticket_to, taken.total_entries_available
+    FROM entry, taken
+  UNION ALL
+  SELECT NULL, NULL, NULL, tickets_refused((
+           SELECT to_jsonb(r) FROM (SELECT active, draft, archived, closed, is_drawn, start_date, end_date,
+                                           current_entries, total_entries_available
+                                      FROM raffles WHERE id = $1) r))
+   WHERE NOT EXISTS (SELECT 1 FROM taken)`;
 
-/** The queries of entering a raffle. Every write takes the caller's transaction. */
 @Injectable()
 export class EntriesRepository {
   constructor(
@@ -71,24 +92,37 @@ export class EntriesRepository {
     return rows.length === 1;
   }
 
-  /** Takes `entry.entries_count` tickets from the raffle's counter and writes the entry; null when refused. */
-  async takeTicketsAndEnter(entry: NewEntry, purchased: number): Promise<EnteredTickets | null> {
-    const rows = await this.tx.manager.query<EnteredTickets[]>(TAKE_AND_ENTER, [
-      entry.raffle_id,
-      entry.entries_count,
-      purchased,
-      entry.id,
-      entry.user_id,
-      entry.site_id,
-      entry.method,
-      entry.points_spent,
-      entry.payment_transaction_id,
-      entry.created_by,
-      entry.note,
-      entry.ip_address,
-      entry.user_agent,
-    ]);
-    return rows[0] ?? null;
+  /**
+   * Takes `entry.entries_count` tickets from the raffle's counter, writes the entry and COMMITS the
+   * ambient transaction: the caller's last step. Throws `TicketsRefused` (rolled back) when refused.
+   */
+  async takeTicketsEnterAndCommit(entry: NewEntry, purchased: number): Promise<EnteredTickets> {
+    let rows: EnteredTickets[];
+    try {
+      rows = await this.tx.commitWith<EnteredTickets>(TAKE_AND_ENTER, [
+        entry.raffle_id,
+        entry.entries_count,
+        purchased,
+        entry.id,
+        entry.user_id,
+        entry.site_id,
+        entry.method,
+        entry.points_spent,
+        entry.payment_transaction_id,
+        entry.created_by,
+        entry.note,
+        entry.ip_address,
+        entry.user_agent,
+      ]);
+    } catch (error) {
+      const cause =
+        error instanceof QueryFailedError
+          ? (error.driverError as { code?: string; message?: string; detail?: string })
+          : {};
+      if (cause.code !== 'P0001' || cause.message !== 'TICKETS_REFUSED') throw error;
+      throw new TicketsRefused(cause.detail ? refusedRaffle(cause.detail) : null);
+    }
+    return { ...rows[0], created_at: new Date(rows[0].created_at) };
   }
 
   /** Whether the user already took the free route into this raffle. */
@@ -148,4 +182,10 @@ export class EntriesRepository {
   countByMethod(raffleId: string, method: EntryMethod): Promise<number> {
     return this.entries.count({ where: { raffle_id: raffleId, method } });
   }
+}
+
+function refusedRaffle(detail: string): RefusedRaffle | null {
+  const raw = JSON.parse(detail) as
+    (Omit<RefusedRaffle, 'start_date' | 'end_date'> & { start_date: string; end_date: string }) | null;
+  return raw ? { ...raw, start_date: new Date(raw.start_date), end_date: new Date(raw.end_date) } : null;
 }

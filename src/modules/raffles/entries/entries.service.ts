@@ -3,11 +3,9 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
-import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { EntryMethod, RaffleEntry } from './entities/raffle-entry.entity.js';
-import { EntriesRepository } from './entries.repository.js';
+import { EntriesRepository, type EnteredTickets, TicketsRefused } from './entries.repository.js';
 import { countsAsPurchase, type EntryRefusal, REFUSAL_TEXT, refusalOf } from './entries.rules.js';
-import { RafflesRepository } from '../raffles.repository.js';
 
 export interface EnterRequest {
   /** The raffle, as the caller read it: its id and the per-user cap it had. */
@@ -38,17 +36,14 @@ export function entryRefused(refusal: EntryRefusal): AppException {
  * Tickets for every way in (payment, credits, points, free, postal): the LAST step of the caller's
  * transaction, after every other write it makes (DESIGN §6 "Contention"). The user's cap is one
  * conditional upsert; then one statement takes the tickets from the raffle's counter — the row every
- * buyer of a popular raffle contends for — and writes the entry with its range, so that row's lock is
- * held for that statement and the commit alone. `total_entries_available` and `max_entries` hold under
- * any concurrency. A refusal writes nothing more; the caller then rolls its transaction back.
+ * buyer of a popular raffle contends for — writes the entry with its range, and commits in the same
+ * round trip, so that row's lock is held for that statement and the commit alone. When `enter` answers
+ * `ok`, the caller's transaction HAS COMMITTED. `total_entries_available` and `max_entries` hold under
+ * any concurrency. A refusal writes nothing more; the caller then throws, rolling its transaction back.
  */
 @Injectable()
 export class EntriesService {
-  constructor(
-    private readonly entries: EntriesRepository,
-    private readonly raffles: RafflesRepository,
-    private readonly tx: TransactionRunner,
-  ) {}
+  constructor(private readonly entries: EntriesRepository) {}
 
   async enter(req: EnterRequest): Promise<EnterResult> {
     if (!(await this.entries.addToUserCount(req.raffle.id, req.userId, req.quantity, req.raffle.max_entries)))
@@ -67,14 +62,17 @@ export class EntriesService {
       ip_address: req.meta.ip,
       user_agent: req.meta.userAgent,
     };
-    const taken = await this.entries.takeTicketsAndEnter(
-      entry,
-      countsAsPurchase(req.method) ? req.quantity : 0,
-    );
-    if (!taken) {
-      // The transaction is refused and will be rolled back: why, from the raffle as it is now.
-      const fresh = await this.raffles.findById(req.raffle.id, this.tx.manager);
-      return { ok: false, refusal: fresh ? refusalOf(fresh, req.quantity, new Date()) : 'RAFFLE_CLOSED' };
+    let taken: EnteredTickets;
+    try {
+      taken = await this.entries.takeTicketsEnterAndCommit(
+        entry,
+        countsAsPurchase(req.method) ? req.quantity : 0,
+      );
+    } catch (error) {
+      if (!(error instanceof TicketsRefused)) throw error;
+      // Why, from the raffle as the refusing statement saw it; the transaction is being rolled back.
+      const refusal = error.raffle ? refusalOf(error.raffle, req.quantity, new Date()) : 'RAFFLE_CLOSED';
+      return { ok: false, refusal };
     }
     return {
       ok: true,

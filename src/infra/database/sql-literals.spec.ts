@@ -1,0 +1,30 @@
+import { escapeLiteral } from 'pg';
+import { inlineParameters } from './sql-literals.js';
+
+describe('inlineParameters', () => {
+  it('writes each placeholder as a literal of its value, $10 not mistaken for $1', () => {
+    const values = [1, 'a', null, true, -2, 6, 7, 8, 9, 'ten'];
+    expect(inlineParameters('SELECT $1, $2, $3, $4, $5, $10', values, escapeLiteral)).toBe(
+      "SELECT 1, 'a', NULL, TRUE, (-2), 'ten'",
+    );
+  });
+
+  it('escapes quotes and backslashes in text so it stays one literal', () => {
+    // pg's escapeLiteral writes text holding a backslash as E'…' (after a space), doubling both.
+    expect(inlineParameters('SELECT $1', ["O'Brien \\ '); DROP TABLE x; --"], escapeLiteral)).toBe(
+      "SELECT  E'O''Brien \\\\ ''); DROP TABLE x; --'",
+    );
+  });
+
+  it('writes dates as ISO text', () => {
+    expect(inlineParameters('SELECT $1', [new Date('2030-01-02T03:04:05.000Z')], escapeLiteral)).toBe(
+      "SELECT '2030-01-02T03:04:05.000Z'",
+    );
+  });
+
+  it('refuses what it cannot write safely, and a placeholder without a value', () => {
+    expect(() => inlineParameters('SELECT $1', [Number.NaN], escapeLiteral)).toThrow(RangeError);
+    expect(() => inlineParameters('SELECT $1', [{ a: 1 }], escapeLiteral)).toThrow(TypeError);
+    expect(() => inlineParameters('SELECT $2', [1], escapeLiteral)).toThrow(RangeError);
+  });
+});
