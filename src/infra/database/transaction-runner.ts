@@ -61,16 +61,43 @@ export class TransactionRunner {
    * reading `manager` from here).
    */
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    const joined = this.current.getStore();
-    if (joined) return work(this.manager);
+    if (this.current.getStore()) return work(this.manager);
+    return this.open(async (runner) => {
+      await runner.startTransaction();
+      return () => work(runner.manager);
+    });
+  }
+
+  /**
+   * Opens a new transaction with its first statement in the same round trip (START TRANSACTION and
+   * `sql` in one message, parameters written as literals like `commitWith`'s) and runs `work` with that
+   * statement's rows, the transaction ambient: one round trip fewer for a sale's transaction, whose
+   * first statement is the claim that decides whether it goes on.
+   */
+  async runOpening<R extends object, T>(
+    first: { sql: string; values: readonly unknown[] },
+    work: (rows: R[]) => Promise<T>,
+  ): Promise<T> {
+    if (this.current.getStore()) throw new Error('runOpening opens a transaction: it cannot join one');
+    return this.open(async (runner) => {
+      const state = runner as unknown as RunnerState;
+      state.isTransactionActive = true;
+      state.transactionDepth = 1;
+      const rows = await this.simple<R>(state, 'START TRANSACTION;\n', first.sql, first.values, '');
+      return () => work(rows);
+    });
+  }
+
+  /** A transaction on a connection of its own: `begin` opens it and answers the work to run in it. */
+  private async open<T>(begin: (runner: QueryRunner) => Promise<() => Promise<T>>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();
     const open: OpenTransaction = { runner, afterCommit: [], committed: false };
     try {
       await runner.connect();
-      await runner.startTransaction();
       let result: T;
       try {
-        result = await this.current.run(open, () => work(runner.manager));
+        const work = await begin(runner);
+        result = await this.current.run(open, work);
         if (!open.committed) await runner.commitTransaction();
       } catch (error) {
         if (!open.committed && runner.isTransactionActive)
@@ -81,6 +108,27 @@ export class TransactionRunner {
       return result;
     } finally {
       await runner.release();
+    }
+  }
+
+  /**
+   * One simple-protocol message: `before`, the statement with its parameters written as literals, and
+   * `after`; answers the statement's rows. Errors are TypeORM's, as for any other statement.
+   */
+  private async simple<R extends object>(
+    state: RunnerState,
+    before: string,
+    sql: string,
+    values: readonly unknown[],
+    after: string,
+  ): Promise<R[]> {
+    const client = state.databaseConnection;
+    const text = `${before}${inlineParameters(sql, values, (s) => client.escapeLiteral(s))}${after}`;
+    try {
+      const results = (await client.query(text)) as unknown as QueryResult<R>[];
+      return results[before ? 1 : 0].rows;
+    } catch (error) {
+      throw new QueryFailedError(sql, [...values], error as Error);
     }
   }
 
@@ -96,19 +144,11 @@ export class TransactionRunner {
     const open = this.current.getStore();
     if (!open || open.committed) throw new Error('commitWith needs an open transaction');
     const state = open.runner as unknown as RunnerState;
-    const client = state.databaseConnection;
-    const text = `${inlineParameters(sql, values, (s) => client.escapeLiteral(s))};\nCOMMIT`;
-    let results: QueryResult<R>[];
-    try {
-      results = (await client.query(text)) as unknown as QueryResult<R>[];
-    } catch (error) {
-      // The same error as any other statement's, so callers tell failures apart one way.
-      throw new QueryFailedError(sql, [...values], error as Error);
-    }
+    const rows = await this.simple<R>(state, '', sql, values, ';\nCOMMIT');
     open.committed = true;
     state.isTransactionActive = false;
     state.transactionDepth = 0;
-    return results[0].rows;
+    return rows;
   }
 
   /** Runs `work` with no ambient transaction, on the pool (autocommitted statements). */

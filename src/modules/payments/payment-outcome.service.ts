@@ -76,8 +76,7 @@ export class PaymentOutcomeService {
     report: OutcomeReport,
     plan: FulfilmentPlan,
   ): Promise<PaymentHead | null> {
-    return this.tx.run(async () => {
-      const claim = await this.payments.claimSuccess(id, changesOf(report), plan.mark, plan.refusal);
+    return this.payments.claimSuccessThen(id, changesOf(report), plan.mark, plan.refusal, async (claim) => {
       if (!claim) return null;
       await this.transitioned(claim.payment, claim.previous, 'succeeded', report.source);
       await this.fulfilment.fulfil(claim.payment, plan);

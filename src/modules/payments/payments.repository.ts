@@ -158,19 +158,19 @@ export class PaymentsRepository {
   }
 
   /**
-   * Moves an unfulfilled payment to `succeeded` and claims its fulfilment, marked `fulfilment`, in one
-   * statement (in the ambient transaction). Null when this caller did not win.
+   * Opens a transaction whose first statement moves an unfulfilled payment to `succeeded` and claims its
+   * fulfilment, marked `fulfilment` (one round trip for both, `TransactionRunner.runOpening`), then runs
+   * `then` in it with the claim — null when this caller did not win.
    */
-  async claimSuccess(
+  claimSuccessThen<T>(
     id: string,
     changes: ReportChanges,
     fulfilment: Fulfilment,
-    unfillable: string | null = null,
-  ): Promise<{ previous: PaymentStatus; payment: PaymentHead } | null> {
+    unfillable: string | null,
+    then: (claim: { previous: PaymentStatus; payment: PaymentHead } | null) => Promise<T>,
+  ): Promise<T> {
     const json = (v: unknown): string | null => (v === null ? null : JSON.stringify(v));
-    const [rows] = await this.tx.manager.query<
-      [Array<PaymentHead & { previous_status: PaymentStatus }>, number]
-    >(CLAIM_SUCCESS, [
+    const values = [
       id,
       fulfilment,
       changes.gatewayPaymentId,
@@ -178,10 +178,15 @@ export class PaymentsRepository {
       json(changes.webhook),
       json(changes.clientClaim),
       unfillable,
-    ]);
-    if (!rows.length) return null;
-    const { previous_status, ...payment } = rows[0];
-    return { previous: previous_status, payment };
+    ];
+    return this.tx.runOpening<PaymentHead & { previous_status: PaymentStatus }, T>(
+      { sql: CLAIM_SUCCESS, values },
+      (rows) => {
+        if (!rows.length) return then(null);
+        const { previous_status, ...payment } = rows[0];
+        return then({ previous: previous_status, payment });
+      },
+    );
   }
 
   private repo(manager?: EntityManager): Repository<PaymentTransaction> {
