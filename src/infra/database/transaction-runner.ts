@@ -74,16 +74,16 @@ export class TransactionRunner {
    * statement's rows, the transaction ambient: one round trip fewer for a sale's transaction, whose
    * first statement is the claim that decides whether it goes on.
    */
-  async runOpening<R extends object, T>(
+  async runOpening<T>(
     first: { sql: string; values: readonly unknown[] },
-    work: (rows: R[]) => Promise<T>,
+    work: (rows: unknown[]) => Promise<T>,
   ): Promise<T> {
     if (this.current.getStore()) throw new Error('runOpening opens a transaction: it cannot join one');
     return this.open(async (runner) => {
       const state = runner as unknown as RunnerState;
       state.isTransactionActive = true;
       state.transactionDepth = 1;
-      const rows = await this.simple<R>(state, 'START TRANSACTION;\n', first.sql, first.values, '');
+      const rows = await this.simple<object>(state, 'START TRANSACTION;\n', first.sql, first.values, '');
       return () => work(rows);
     });
   }

@@ -179,14 +179,11 @@ export class PaymentsRepository {
       json(changes.clientClaim),
       unfillable,
     ];
-    return this.tx.runOpening<PaymentHead & { previous_status: PaymentStatus }, T>(
-      { sql: CLAIM_SUCCESS, values },
-      (rows) => {
-        if (!rows.length) return then(null);
-        const { previous_status, ...payment } = rows[0];
-        return then({ previous: previous_status, payment });
-      },
-    );
+    return this.tx.runOpening({ sql: CLAIM_SUCCESS, values }, (rows) => {
+      if (!rows.length) return then(null);
+      const { previous_status, ...payment } = rows[0] as PaymentHead & { previous_status: PaymentStatus };
+      return then({ previous: previous_status, payment });
+    });
   }
 
   private repo(manager?: EntityManager): Repository<PaymentTransaction> {
