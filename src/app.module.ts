@@ -18,6 +18,7 @@ import { AuthModule } from '#app/modules/auth/auth.module.js';
 import { DiscountsModule } from '#app/modules/discounts/discounts.module.js';
 import { HealthModule } from '#app/modules/health/health.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
+import { PaymentHooksModule } from './modules/payments/hooks/payment-hooks.js';
 import { PaymentsModule } from '#app/modules/payments/payments.module.js';
 import { RafflesModule } from '#app/modules/raffles/raffles.module.js';
 import { ResponsiblePlayModule } from '#app/modules/responsible-play/responsible-play.module.js';
@@ -41,6 +42,7 @@ export class AppModule {
         LoggingModule,
         DatabaseModule.forRoot(databaseUrl),
         JobsModule,
+        PaymentHooksModule,
         RateLimitModule,
         SitesModule,
         MailModule,

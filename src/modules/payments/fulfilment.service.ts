@@ -9,7 +9,7 @@ import { RafflesService } from '#app/modules/raffles/raffles.service.js';
 import { PointsService } from '#app/modules/rewards/points.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { Fulfilment } from './entities/payment-transaction.entity.js';
-import type { PaymentHead } from './payments.repository.js';
+import { type PaymentHead, PaymentHooks, type PurposePlan } from './hooks/payment-hooks.js';
 
 /**
  * What fulfilling a paid order will do, decided before anything is written (and before the gateway has
@@ -17,12 +17,16 @@ import type { PaymentHead } from './payments.repository.js';
  */
 export interface FulfilmentPlan {
   mark: Fulfilment;
-  /** Why the order's tickets cannot be entered: then nothing is entered or earned and it is refunded. */
-  refusal: EntryRefusal | null;
+  /** Why the order cannot be fulfilled: then nothing is entered or earned and it is refunded whole. */
+  refusal: string | null;
   /** The raffle the tickets go into, as read for the plan. */
   raffle: RaffleEntryRules | null;
   /** Points the payment earns (`paymentPoints` under the site's rules and the raffle's multiplier). */
   points: number;
+  /** Queue the purchase e-mails (`payments.notify`). */
+  notify: boolean;
+  /** What another feature's handler decided for a payment made for it (`PaymentHooks`). */
+  purpose: PurposePlan | null;
 }
 
 /**
@@ -50,16 +54,34 @@ export class FulfilmentService {
     private readonly activity: ActivityLogService,
     private readonly jobs: JobQueue,
     private readonly tx: TransactionRunner,
+    private readonly hooks: PaymentHooks,
   ) {}
 
   /** Reads what the fulfilment needs (outside any transaction) and decides what it will do. */
   async plan(payment: PaymentHead): Promise<FulfilmentPlan> {
+    const handler = this.hooks.handlerOf(payment.purpose);
+    if (handler) {
+      const purpose = await handler.plan(payment);
+      if (purpose.refusal) return refunding(purpose.refusal);
+      return {
+        mark: purpose.mark,
+        refusal: null,
+        raffle: null,
+        points:
+          purpose.points ??
+          (payment.user_id ? await this.points.pointsForPayment(pointsInput(payment, null)) : 0),
+        notify: purpose.notify ?? true,
+        purpose,
+      };
+    }
     if (payment.purpose !== 'raffle' || !payment.raffle_id || !payment.user_id)
       return {
         mark: 'recorded',
         refusal: null,
         raffle: null,
         points: payment.user_id ? await this.points.pointsForPayment(pointsInput(payment, null)) : 0,
+        notify: true,
+        purpose: null,
       };
     const raffle = await this.raffles.entryRules(payment.raffle_id);
     const refusal = raffle ? precheckEntry(raffle, payment.tickets, new Date()) : 'RAFFLE_CLOSED';
@@ -70,17 +92,23 @@ export class FulfilmentService {
       refusal: null,
       raffle,
       points: await this.points.pointsForPayment(pointsInput(payment, multiplier)),
+      notify: true,
+      purpose: null,
     };
   }
 
   /** The plan of an order whose tickets went after all: refund it whole. */
-  refunding(refusal: EntryRefusal): FulfilmentPlan {
+  refunding(refusal: string): FulfilmentPlan {
     return refunding(refusal);
   }
 
-  /** In the claim's transaction. Throws `TicketsGone` when the counter refuses the tickets. */
+  /**
+   * In the claim's transaction: the purchase e-mails' job, the points, every listener (a first
+   * payment completes a referral), the purpose's own fulfilment; a raffle's tickets last, committing.
+   * Throws `TicketsGone` when the counter refuses the tickets.
+   */
   async fulfil(payment: PaymentHead, plan: FulfilmentPlan): Promise<void> {
-    await this.jobs.enqueue('payments.notify', { payment_transaction_id: payment.id });
+    if (plan.notify) await this.jobs.enqueue('payments.notify', { payment_transaction_id: payment.id });
     if (plan.refusal) return this.refundWhole(payment, plan.refusal);
     if (payment.user_id)
       await this.points.earnForPayment({
@@ -91,6 +119,9 @@ export class FulfilmentService {
         reason: plan.raffle ? 'Points for a raffle purchase' : 'Points for a payment',
         meta: { ip: payment.ip_address, userAgent: payment.user_agent },
       });
+    await this.hooks.succeeded(payment);
+    const handler = plan.purpose && this.hooks.handlerOf(payment.purpose);
+    if (handler && plan.purpose) await handler.fulfil(payment, plan.purpose);
     if (!plan.raffle || !payment.user_id) return;
     const result = await this.entries.enter({
       raffle: plan.raffle,
@@ -105,7 +136,7 @@ export class FulfilmentService {
   }
 
   /** Nothing is entered and nothing earned: the whole payment goes back, by a job, and the buyer is told. */
-  private async refundWhole(payment: PaymentHead, refusal: EntryRefusal): Promise<void> {
+  private async refundWhole(payment: PaymentHead, refusal: string): Promise<void> {
     await this.jobs.enqueue(
       'payments.refund',
       { payment_transaction_id: payment.id, amount_cents: payment.amount_cents, reason: refusal },
@@ -127,8 +158,8 @@ export class FulfilmentService {
   }
 }
 
-function refunding(refusal: EntryRefusal): FulfilmentPlan {
-  return { mark: 'refunded_unfillable', refusal, raffle: null, points: 0 };
+function refunding(refusal: string): FulfilmentPlan {
+  return { mark: 'refunded_unfillable', refusal, raffle: null, points: 0, notify: true, purpose: null };
 }
 
 function pointsInput(payment: PaymentHead, multiplier: number | null) {

@@ -2,45 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, LessThan, type Repository } from 'typeorm';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import type { PaymentHead } from './hooks/payment-hooks.js';
 import type { EntryMethod } from '#app/modules/raffles/entries/entities/raffle-entry.entity.js';
 import type { Raffle } from '#app/modules/raffles/entities/raffle.entity.js';
 import {
   type Fulfilment,
   type Gateway,
   PaymentTransaction,
-  type PaymentPurpose,
   type PaymentStatus,
 } from './entities/payment-transaction.entity.js';
-
-/**
- * What settling and fulfilling a payment need of its row, read narrow (never the 30 columns of the
- * entity): the hot path of a sale reads it once, before the gateway is asked.
- */
-export interface PaymentHead {
-  id: string;
-  site_id: string;
-  user_id: string | null;
-  gateway: Gateway;
-  checkout_id: string | null;
-  gateway_transaction_id: string | null;
-  status: PaymentStatus;
-  purpose: PaymentPurpose;
-  raffle_id: string | null;
-  subscription_id: string | null;
-  amount_cents: number;
-  currency: string;
-  /** Tickets the order buys (`order_details.tickets`), 0 when it buys none. */
-  tickets: number;
-  description: string | null;
-  spend_month: string | null;
-  new_account: boolean;
-  ip_address: string | null;
-  user_agent: string | null;
-  fulfilled_at: Date | null;
-  fulfilment: Fulfilment | null;
-  /** Why a paid order could not be entered (`metadata.unfillable`). */
-  unfillable: string | null;
-}
 
 const head = (p: string): string =>
   [
@@ -67,6 +37,34 @@ const head = (p: string): string =>
     .map((c) => `${p}.${c}`)
     .join(', ') +
   `, COALESCE((${p}.order_details->>'tickets')::integer, 0) AS tickets, ${p}.metadata->>'unfillable' AS unfillable`;
+
+/** The head of a payment row already read whole. */
+export function toHead(p: PaymentTransaction): PaymentHead {
+  const tickets = Number(p.order_details.tickets ?? 0);
+  return {
+    id: p.id,
+    site_id: p.site_id,
+    user_id: p.user_id,
+    gateway: p.gateway,
+    checkout_id: p.checkout_id,
+    gateway_transaction_id: p.gateway_transaction_id,
+    status: p.status,
+    purpose: p.purpose,
+    raffle_id: p.raffle_id,
+    subscription_id: p.subscription_id,
+    amount_cents: p.amount_cents,
+    currency: p.currency,
+    tickets: Number.isFinite(tickets) ? tickets : 0,
+    description: p.description,
+    spend_month: p.spend_month,
+    new_account: p.new_account,
+    ip_address: p.ip_address,
+    user_agent: p.user_agent,
+    fulfilled_at: p.fulfilled_at,
+    fulfilment: p.fulfilment,
+    unfillable: typeof p.metadata.unfillable === 'string' ? p.metadata.unfillable : null,
+  };
+}
 
 /** What a gateway's report changes on the row besides its status (null: leave as is). */
 export interface ReportChanges {
@@ -120,6 +118,8 @@ export type NewPayment = Omit<
  * Everything the e-mails of a settled payment need, read in one query: the payment, its buyer, the raffle
  * and the entry it bought. A read model joining other features' tables; nothing but this job reads it.
  */
+export type { PaymentHead };
+
 export interface PaymentMailFacts {
   id: string;
   site_id: string;

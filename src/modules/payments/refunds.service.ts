@@ -8,7 +8,8 @@ import { PointsService } from '#app/modules/rewards/points.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
 import { PaymentGateways } from './payment-gateways.js';
-import { PaymentsRepository } from './payments.repository.js';
+import { PaymentHooks } from './hooks/payment-hooks.js';
+import { PaymentsRepository, toHead } from './payments.repository.js';
 
 export type RefundResult =
   | { done: true; payment: PaymentTransaction }
@@ -30,6 +31,7 @@ export class RefundsService {
     private readonly limits: ResponsiblePlayService,
     private readonly activity: ActivityLogService,
     private readonly tx: TransactionRunner,
+    private readonly hooks: PaymentHooks,
   ) {}
 
   /**
@@ -106,6 +108,11 @@ export class RefundsService {
             month: after.spend_month,
           });
       }
+      await this.hooks.refunded({
+        ...toHead(after),
+        refund_cents: amountCents,
+        refunded_cents: after.refunded_cents,
+      });
       await this.activity.record(
         {
           userId: after.user_id,

@@ -13,9 +13,13 @@ export const PAYMENT_STATUSES = [
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export type Gateway = 'gatewayone' | 'gatewaytwo';
-export type PaymentPurpose = 'raffle' | 'generic';
-/** What fulfilment did: entered the tickets, or refunded because they could no longer be entered whole. */
-export type Fulfilment = 'entered' | 'refunded_unfillable' | 'recorded';
+/** What a payment pays for: a raffle order, an amount alone, a membership's period, a merch order. */
+export type PaymentPurpose = 'raffle' | 'generic' | 'subscription' | 'merch';
+/**
+ * What fulfilment did: entered the tickets, refunded because they could no longer be entered whole,
+ * recorded the payment alone, or handed it to its purpose's feature (`fulfilled`).
+ */
+export type Fulfilment = 'entered' | 'refunded_unfillable' | 'recorded' | 'fulfilled';
 
 /**
  * A payment at a gateway. Our `id` is the order id and the gateway's merchant reference. Money in

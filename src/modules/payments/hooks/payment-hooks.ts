@@ -1,0 +1,104 @@
+import { Global, Injectable, Module } from '@nestjs/common';
+import type { Fulfilment, PaymentPurpose, PaymentStatus } from '../entities/payment-transaction.entity.js';
+
+/**
+ * What settling and fulfilling a payment know of it (read narrow, never the whole row), as handed to
+ * other features' handlers and listeners.
+ */
+export interface PaymentHead {
+  id: string;
+  site_id: string;
+  user_id: string | null;
+  gateway: 'gatewayone' | 'gatewaytwo';
+  checkout_id: string | null;
+  gateway_transaction_id: string | null;
+  status: PaymentStatus;
+  purpose: PaymentPurpose;
+  raffle_id: string | null;
+  subscription_id: string | null;
+  amount_cents: number;
+  currency: string;
+  /** Tickets the order buys (`order_details.tickets`), 0 when it buys none. */
+  tickets: number;
+  description: string | null;
+  spend_month: string | null;
+  new_account: boolean;
+  ip_address: string | null;
+  user_agent: string | null;
+  fulfilled_at: Date | null;
+  fulfilment: Fulfilment | null;
+  /** Why a paid order could not be fulfilled (`metadata.unfillable`). */
+  unfillable: string | null;
+}
+
+/** What a purpose's handler decided before any write: the mark the claim sets, and its own data. */
+export interface PurposePlan {
+  mark: Fulfilment;
+  /** Refuse the order: it is refunded whole, nothing else is written (an `EntryRefusal`-like code). */
+  refusal?: string | null;
+  /** Points the payment earns (default: the site's rate on the amount paid). */
+  points?: number;
+  /** Queue `payments.notify` (the purchase e-mails) with the fulfilment; default true. */
+  notify?: boolean;
+  data?: unknown;
+}
+
+/**
+ * What a feature does with a paid order made for it (a subscription's payment, a merch order): the
+ * fulfilment runs it exactly once, in the claim's transaction (DESIGN §5).
+ */
+export interface PaidOrderHandler {
+  /** Reads and decides, outside any transaction (beside the gateway call). */
+  plan(payment: PaymentHead): Promise<PurposePlan>;
+  /** In the claim's transaction, after the points and the listeners; anything contended last. */
+  fulfil(payment: PaymentHead, plan: PurposePlan): Promise<void>;
+}
+
+export interface RefundedPayment extends PaymentHead {
+  /** This refund's amount, and what has gone back in total (this one included). */
+  refund_cents: number;
+  refunded_cents: number;
+}
+
+/** A feature that follows every payment (referrals complete on a first payment, and are undone by its refund). */
+export interface PaymentListener {
+  /** In the claim's transaction of a payment that succeeded, once, before its purpose's fulfilment. */
+  succeeded?(payment: PaymentHead): Promise<void>;
+  /** In the transaction that settles a refund at the gateway. */
+  refunded?(payment: RefundedPayment): Promise<void>;
+}
+
+/**
+ * The port through which other features take part in payments without payments knowing them (and
+ * without module cycles: this module imports nothing). Register in `onModuleInit`.
+ */
+@Injectable()
+export class PaymentHooks {
+  private readonly handlers = new Map<PaymentPurpose, PaidOrderHandler>();
+  private readonly listeners: PaymentListener[] = [];
+
+  handle(purpose: PaymentPurpose, handler: PaidOrderHandler): void {
+    if (this.handlers.has(purpose)) throw new Error(`a handler for ${purpose} payments exists`);
+    this.handlers.set(purpose, handler);
+  }
+
+  listen(listener: PaymentListener): void {
+    this.listeners.push(listener);
+  }
+
+  handlerOf(purpose: PaymentPurpose): PaidOrderHandler | undefined {
+    return this.handlers.get(purpose);
+  }
+
+  async succeeded(payment: PaymentHead): Promise<void> {
+    for (const l of this.listeners) await l.succeeded?.(payment);
+  }
+
+  async refunded(payment: RefundedPayment): Promise<void> {
+    for (const l of this.listeners) await l.refunded?.(payment);
+  }
+}
+
+@Global()
+@Module({ providers: [PaymentHooks], exports: [PaymentHooks] })
+export class PaymentHooksModule {}
