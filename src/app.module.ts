@@ -18,6 +18,7 @@ import { AuthModule } from '#app/modules/auth/auth.module.js';
 import { DiscountsModule } from '#app/modules/discounts/discounts.module.js';
 import { HealthModule } from '#app/modules/health/health.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
+import { EntryCreditsModule } from './modules/raffles/ports/entry-credits.port.js';
 import { PaymentHooksModule } from './modules/payments/hooks/payment-hooks.js';
 import { PaymentsModule } from '#app/modules/payments/payments.module.js';
 import { RafflesModule } from '#app/modules/raffles/raffles.module.js';
@@ -43,6 +44,7 @@ export class AppModule {
         DatabaseModule.forRoot(databaseUrl),
         JobsModule,
         PaymentHooksModule,
+        EntryCreditsModule,
         RateLimitModule,
         SitesModule,
         MailModule,

@@ -13,6 +13,7 @@ import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { UserRecordsPort } from '#app/modules/users/ports/user-records.port.js';
 import { UsersService } from '#app/modules/users/users.service.js';
 import type { Raffle } from '../entities/raffle.entity.js';
+import { EntryCredits } from '../ports/entry-credits.port.js';
 import { RaffleRelationsPort } from '../ports/raffle-relations.port.js';
 import { RafflesService } from '../raffles.service.js';
 import type { CreateEntryDto, CreatePostalEntryDto, RaffleEntryDto } from './dto/entries.dto.js';
@@ -29,7 +30,7 @@ export const NESTED_ENTRIES = 50;
 
 /**
  * The ways into a raffle that are not a payment: points, the free (no-purchase) route and admin-added
- * postal entries; subscription credits arrive with subscriptions. Also the readers that nest entries
+ * postal entries, and entry credits from whichever feature holds them (`EntryCredits`). Also the readers that nest entries
  * in raffles and users.
  */
 @Injectable()
@@ -46,6 +47,7 @@ export class WaysInService implements OnModuleInit {
     private readonly relations: RaffleRelationsPort,
     private readonly userRecords: UserRecordsPort,
     private readonly tx: TransactionRunner,
+    private readonly credits: EntryCredits,
   ) {}
 
   onModuleInit(): void {
@@ -77,11 +79,7 @@ export class WaysInService implements OnModuleInit {
     meta: RequestMeta,
   ): Promise<RaffleEntryDto> {
     const raffle = await this.requireRaffleOf(raffleId, user.siteId);
-    if (body.method === 'credits')
-      throw AppException.unprocessable(
-        'CREDITS_UNAVAILABLE',
-        'You have no subscription entry credits to use.',
-      );
+    if (body.method === 'credits') return this.enterWithCredits(user, raffle, body.quantity, meta);
     if (body.method === 'free') return this.enterFree(user, raffle, body.quantity, meta);
     if (raffle.points_required <= 0)
       throw AppException.unprocessable('POINTS_NOT_ACCEPTED', 'This raffle cannot be entered with points.');
@@ -128,6 +126,25 @@ export class WaysInService implements OnModuleInit {
     const rows = await this.repo.page(userId, limit, cursor);
     const raffles = await this.presentRaffles(rows);
     return rows.map((e) => toEntryDto(e, raffles.get(e.raffle_id) ?? null, null));
+  }
+
+  /** Entry credits (a membership's, bonus ones) taken first, the raffle's counter last; none counts as a purchase. */
+  private async enterWithCredits(
+    user: AuthUser,
+    raffle: Raffle,
+    quantity: number,
+    meta: RequestMeta,
+  ): Promise<RaffleEntryDto> {
+    const entry = await this.tx.run(async () => {
+      const from = await this.credits.take({ userId: user.id, siteId: raffle.site_id, quantity });
+      if (!from)
+        throw AppException.unprocessable(
+          'CREDITS_UNAVAILABLE',
+          `You do not have ${quantity} entry credit${quantity === 1 ? '' : 's'} to use.`,
+        );
+      return this.enterLast(raffle, user.id, user.email, quantity, 'credits', meta);
+    });
+    return this.present(entry, user.id);
   }
 
   private async enterFree(
