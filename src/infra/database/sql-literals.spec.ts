@@ -16,6 +16,12 @@ describe('inlineParameters', () => {
     );
   });
 
+  it('writes a plain object as its JSON text', () => {
+    expect(inlineParameters('SELECT $1::jsonb', [{ a: "it's" }], escapeLiteral)).toBe(
+      `SELECT '{"a":"it''s"}'::jsonb`,
+    );
+  });
+
   it('writes dates as ISO text', () => {
     expect(inlineParameters('SELECT $1', [new Date('2030-01-02T03:04:05.000Z')], escapeLiteral)).toBe(
       "SELECT '2030-01-02T03:04:05.000Z'",
@@ -24,7 +30,7 @@ describe('inlineParameters', () => {
 
   it('refuses what it cannot write safely, and a placeholder without a value', () => {
     expect(() => inlineParameters('SELECT $1', [Number.NaN], escapeLiteral)).toThrow(RangeError);
-    expect(() => inlineParameters('SELECT $1', [{ a: 1 }], escapeLiteral)).toThrow(TypeError);
+    expect(() => inlineParameters('SELECT $1', [[1, 2]], escapeLiteral)).toThrow(TypeError);
     expect(() => inlineParameters('SELECT $2', [1], escapeLiteral)).toThrow(RangeError);
   });
 });

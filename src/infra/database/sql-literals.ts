@@ -1,8 +1,9 @@
 /**
  * Parameters written into SQL as literals, for the one statement that must travel with its COMMIT in a
  * single round trip (PostgreSQL's simple query protocol, which allows several statements, takes no
- * parameters). Text goes through the driver's `escapeLiteral`; numbers must be finite; nothing else is
- * accepted. Placeholders are `$1`…`$n`, as in a parameterised statement.
+ * parameters). Text goes through the driver's `escapeLiteral`; numbers must be finite; a plain object
+ * is written as its JSON text (as the driver sends it); arrays and anything else are refused.
+ * Placeholders are `$1`…`$n`, as in a parameterised statement.
  */
 export function inlineParameters(
   sql: string,
@@ -25,5 +26,6 @@ function literal(value: unknown, escapeLiteral: (text: string) => string): strin
   }
   if (typeof value === 'string') return escapeLiteral(value);
   if (value instanceof Date) return escapeLiteral(value.toISOString());
+  if (typeof value === 'object' && !Array.isArray(value)) return escapeLiteral(JSON.stringify(value));
   throw new TypeError(`cannot write a ${typeof value} as an SQL literal`);
 }

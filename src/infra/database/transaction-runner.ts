@@ -15,13 +15,16 @@ import { inlineParameters } from './sql-literals.js';
 
 interface OpenTransaction {
   runner: QueryRunner;
+  client: ClientBase;
+  /** Writes whose results nobody reads, waiting to travel with the transaction's next statement. */
+  deferred: string[];
   /** Run once the transaction has committed; dropped if it rolls back. */
   afterCommit: Array<() => void>;
   /** Committed by `commitWith`: nothing more may run in it. */
   committed: boolean;
 }
 
-/** TypeORM's transaction state on a query runner, reset when `commitWith` ended the transaction itself. */
+/** TypeORM's transaction state on a query runner, set when this class opens or ends a transaction itself. */
 type RunnerState = { isTransactionActive: boolean; transactionDepth: number; databaseConnection: ClientBase };
 
 /**
@@ -31,6 +34,12 @@ type RunnerState = { isTransactionActive: boolean; transactionDepth: number; dat
  * an EntityManager along, and nothing inside can reach another connection by mistake — on the embedded
  * database such a query would wait for the transaction forever (STACK.md). A `run` inside a `run` joins
  * the open transaction.
+ *
+ * Round trips are what a sale pays for on its hot path, so a transaction can also send several statements
+ * in one message (PostgreSQL's simple query protocol; their parameters written as literals by
+ * `inlineParameters`): `runOpening` opens it with its first statement, `defer` holds writes whose results
+ * nobody reads until the next statement goes (any query through `manager` sends them first, so order is
+ * kept), and `commitWith` sends what is held, the last statement and COMMIT together.
  */
 @Injectable()
 export class TransactionRunner {
@@ -62,92 +71,54 @@ export class TransactionRunner {
    */
   async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     if (this.current.getStore()) return work(this.manager);
-    return this.open(async (runner) => {
-      await runner.startTransaction();
-      return () => work(runner.manager);
+    return this.open(async (open) => {
+      await open.runner.startTransaction();
+      return () => work(open.runner.manager);
     });
   }
 
   /**
-   * Opens a new transaction with its first statement in the same round trip (START TRANSACTION and
-   * `sql` in one message, parameters written as literals like `commitWith`'s) and runs `work` with that
-   * statement's rows, the transaction ambient: one round trip fewer for a sale's transaction, whose
-   * first statement is the claim that decides whether it goes on.
+   * Opens a new transaction with its first statement in the same round trip and runs `work` with that
+   * statement's rows, the transaction ambient (a sale's transaction starts with the claim that decides
+   * whether it goes on).
    */
   async runOpening<T>(
     first: { sql: string; values: readonly unknown[] },
     work: (rows: unknown[]) => Promise<T>,
   ): Promise<T> {
     if (this.current.getStore()) throw new Error('runOpening opens a transaction: it cannot join one');
-    return this.open(async (runner) => {
-      const state = runner as unknown as RunnerState;
+    return this.open(async (open) => {
+      const state = open.runner as unknown as RunnerState;
       state.isTransactionActive = true;
       state.transactionDepth = 1;
-      const rows = await this.simple<object>(state, 'START TRANSACTION;\n', first.sql, first.values, '');
+      const rows = await this.send<object>(open, ['START TRANSACTION'], first, []);
       return () => work(rows);
     });
   }
 
-  /** A transaction on a connection of its own: `begin` opens it and answers the work to run in it. */
-  private async open<T>(begin: (runner: QueryRunner) => Promise<() => Promise<T>>): Promise<T> {
-    const runner = this.dataSource.createQueryRunner();
-    const open: OpenTransaction = { runner, afterCommit: [], committed: false };
-    try {
-      await runner.connect();
-      let result: T;
-      try {
-        const work = await begin(runner);
-        result = await this.current.run(open, work);
-        if (!open.committed) await runner.commitTransaction();
-      } catch (error) {
-        if (!open.committed && runner.isTransactionActive)
-          await runner.rollbackTransaction().catch(() => undefined);
-        throw error;
-      }
-      for (const hook of open.afterCommit) hook();
-      return result;
-    } finally {
-      await runner.release();
-    }
-  }
-
   /**
-   * One simple-protocol message: `before`, the statement with its parameters written as literals, and
-   * `after`; answers the statement's rows. Errors are TypeORM's, as for any other statement.
+   * Holds a write in the open transaction until its next statement: sent in the same message as that
+   * statement (or as the COMMIT), not on a round trip of its own. For writes whose result nobody reads
+   * (an activity row, a queued job, a ledger credit); an error in one fails the transaction when it goes.
    */
-  private async simple<R extends object>(
-    state: RunnerState,
-    before: string,
-    sql: string,
-    values: readonly unknown[],
-    after: string,
-  ): Promise<R[]> {
-    const client = state.databaseConnection;
-    const text = `${before}${inlineParameters(sql, values, (s) => client.escapeLiteral(s))}${after}`;
-    try {
-      const results = (await client.query(text)) as unknown as QueryResult<R>[];
-      return results[before ? 1 : 0].rows;
-    } catch (error) {
-      throw new QueryFailedError(sql, [...values], error as Error);
-    }
+  defer(sql: string, values: readonly unknown[]): void {
+    const open = this.current.getStore();
+    if (!open || open.committed) throw new Error('defer needs an open transaction');
+    open.deferred.push(inlineParameters(sql, values, (s) => open.client.escapeLiteral(s)));
   }
 
   /**
-   * Runs `sql` as the open transaction's LAST statement and commits it in the same round trip, so that
-   * the row locks it takes are held for that statement and the commit alone — not while the reply
-   * travels back to this process and waits its turn in the event loop before a COMMIT is sent (the
-   * raffle counter every buyer of a popular raffle queues on, DESIGN §6). The statement must raise an
-   * error to refuse (the transaction is then rolled back); parameters are written as literals
-   * (`inlineParameters`), since one message carrying two statements takes none.
+   * Runs `sql` as the open transaction's LAST statement, after what is deferred, and commits, all in one
+   * round trip: the row locks it takes are held for that statement and the commit alone — never while the
+   * reply travels back to this process and waits its turn in the event loop (the raffle counter every
+   * buyer of a popular raffle queues on, DESIGN §6). To refuse, the statement must raise an error (the
+   * transaction is then rolled back).
    */
   async commitWith<R extends object>(sql: string, values: readonly unknown[]): Promise<R[]> {
     const open = this.current.getStore();
     if (!open || open.committed) throw new Error('commitWith needs an open transaction');
-    const state = open.runner as unknown as RunnerState;
-    const rows = await this.simple<R>(state, '', sql, values, ';\nCOMMIT');
-    open.committed = true;
-    state.isTransactionActive = false;
-    state.transactionDepth = 0;
+    const rows = await this.send<R>(open, this.takeDeferred(open), { sql, values }, ['COMMIT']);
+    this.ended(open);
     return rows;
   }
 
@@ -164,5 +135,91 @@ export class TransactionRunner {
     const open = this.current.getStore();
     if (open && !open.committed) open.afterCommit.push(hook);
     else hook();
+  }
+
+  /** A transaction on a connection of its own: `begin` opens it and answers the work to run in it. */
+  private async open<T>(begin: (open: OpenTransaction) => Promise<() => Promise<T>>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      const client = (await runner.connect()) as ClientBase;
+      const open: OpenTransaction = { runner, client, deferred: [], afterCommit: [], committed: false };
+      this.flushBeforeEachQuery(open);
+      let result: T;
+      try {
+        const work = await begin(open);
+        result = await this.current.run(open, work);
+        if (!open.committed) await this.commit(open);
+      } catch (error) {
+        open.deferred.length = 0;
+        if (!open.committed && runner.isTransactionActive)
+          await runner.rollbackTransaction().catch(() => undefined);
+        throw error;
+      }
+      for (const hook of open.afterCommit) hook();
+      return result;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /** COMMIT, with whatever is still deferred in the same message. */
+  private async commit(open: OpenTransaction): Promise<void> {
+    if (!open.deferred.length) return open.runner.commitTransaction();
+    const deferred = this.takeDeferred(open);
+    await this.send(open, deferred.slice(0, -1), { sql: deferred[deferred.length - 1], values: [] }, [
+      'COMMIT',
+    ]);
+    this.ended(open);
+  }
+
+  /**
+   * Every query of the transaction through TypeORM (a repository, the manager, a queued job) first sends
+   * what is deferred, so statements reach the database in the order they were written.
+   */
+  private flushBeforeEachQuery(open: OpenTransaction): void {
+    const runner = open.runner;
+    const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
+    runner.query = (async (...args: unknown[]) => {
+      if (open.deferred.length) {
+        const deferred = this.takeDeferred(open);
+        await this.send(open, deferred.slice(0, -1), { sql: deferred[deferred.length - 1], values: [] }, []);
+      }
+      return query(...args);
+    }) as QueryRunner['query'];
+  }
+
+  private takeDeferred(open: OpenTransaction): string[] {
+    return open.deferred.splice(0, open.deferred.length);
+  }
+
+  /** TypeORM is told the transaction is over (this class sent its COMMIT). */
+  private ended(open: OpenTransaction): void {
+    open.committed = true;
+    const state = open.runner as unknown as RunnerState;
+    state.isTransactionActive = false;
+    state.transactionDepth = 0;
+  }
+
+  /**
+   * One simple-protocol message: `before` (statements already written out), the statement with its
+   * parameters written as literals, then `after`; answers that statement's rows. Errors are TypeORM's
+   * `QueryFailedError`, as for any other statement.
+   */
+  private async send<R extends object>(
+    open: OpenTransaction,
+    before: string[],
+    statement: { sql: string; values: readonly unknown[] },
+    after: string[],
+  ): Promise<R[]> {
+    const main = statement.values.length
+      ? inlineParameters(statement.sql, statement.values, (s) => open.client.escapeLiteral(s))
+      : statement.sql;
+    const text = [...before, main, ...after].join(';\n');
+    try {
+      const results = (await open.client.query(text)) as unknown as QueryResult<R> | QueryResult<R>[];
+      return Array.isArray(results) ? results[before.length].rows : results.rows;
+    } catch (error) {
+      throw new QueryFailedError(text, [], error as Error);
+    }
   }
 }

@@ -13,6 +13,11 @@ export interface EnqueueOptions {
    * the business change commits.
    */
   manager?: EntityManager;
+  /**
+   * Send it with the ambient transaction's next statement rather than on a round trip of its own
+   * (`TransactionRunner.defer`); pg-boss then cannot tell whether a singleton was taken.
+   */
+  defer?: boolean;
   singletonKey?: string;
   startAfter?: Date | number;
 }
@@ -158,16 +163,23 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
    * leaves at once rather than at the next poll.
    */
   async enqueue<N extends JobName>(name: N, data: JobMap[N], options: EnqueueOptions = {}): Promise<void> {
-    const { manager: given, ...jobOptions } = options;
+    const { manager: given, defer, ...jobOptions } = options;
     const manager = given ?? (this.tx.active ? this.tx.manager : undefined);
-    const db = manager
+    const db = defer
       ? {
-          executeSql: async (text: string, values: unknown[]) => {
-            const rows = await manager.query<unknown[]>(text, values);
-            return { rows };
+          executeSql: (text: string, values: unknown[]) => {
+            this.tx.defer(text, values);
+            return Promise.resolve({ rows: [] });
           },
         }
-      : undefined;
+      : manager
+        ? {
+            executeSql: async (text: string, values: unknown[]) => {
+              const rows = await manager.query<unknown[]>(text, values);
+              return { rows };
+            },
+          }
+        : undefined;
     await this.boss.send(name, data, { ...jobOptions, ...(db ? { db } : {}) });
     if (this.workers.has(name)) this.tx.afterCommit(() => this.wake(name));
   }

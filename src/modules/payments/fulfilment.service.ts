@@ -103,15 +103,19 @@ export class FulfilmentService {
   }
 
   /**
-   * In the claim's transaction: the purchase e-mails' job, the points, every listener (a first
-   * payment completes a referral), the purpose's own fulfilment; a raffle's tickets last, committing.
-   * Throws `TicketsGone` when the counter refuses the tickets.
+   * In the claim's transaction. What reads first (every listener — a first payment completes a referral
+   * — and the purpose's own fulfilment); then the writes nobody reads back, deferred to travel with the
+   * next statement (the purchase e-mails' job, the points); a raffle's tickets last, committing, or the
+   * COMMIT. Throws `TicketsGone` when the counter refuses the tickets.
    */
   async fulfil(payment: PaymentHead, plan: FulfilmentPlan): Promise<void> {
-    if (plan.notify) await this.jobs.enqueue('payments.notify', { payment_transaction_id: payment.id });
-    if (plan.refusal) return this.refundWhole(payment, plan.refusal);
+    if (plan.refusal) return this.refundWhole(payment, plan.refusal, plan.notify);
+    await this.hooks.succeeded(payment);
+    const handler = plan.purpose && this.hooks.handlerOf(payment.purpose);
+    if (handler && plan.purpose) await handler.fulfil(payment, plan.purpose);
+    if (plan.notify) await this.notify(payment);
     if (payment.user_id)
-      await this.points.earnForPayment({
+      this.points.earnForPaymentLater({
         userId: payment.user_id,
         siteId: payment.site_id,
         paymentTransactionId: payment.id,
@@ -119,9 +123,6 @@ export class FulfilmentService {
         reason: plan.raffle ? 'Points for a raffle purchase' : 'Points for a payment',
         meta: { ip: payment.ip_address, userAgent: payment.user_agent },
       });
-    await this.hooks.succeeded(payment);
-    const handler = plan.purpose && this.hooks.handlerOf(payment.purpose);
-    if (handler && plan.purpose) await handler.fulfil(payment, plan.purpose);
     if (!plan.raffle || !payment.user_id) return;
     const result = await this.entries.enter({
       raffle: plan.raffle,
@@ -135,14 +136,19 @@ export class FulfilmentService {
     if (!result.ok) throw new TicketsGone(result.refusal);
   }
 
+  private notify(payment: PaymentHead): Promise<void> {
+    return this.jobs.enqueue('payments.notify', { payment_transaction_id: payment.id }, { defer: true });
+  }
+
   /** Nothing is entered and nothing earned: the whole payment goes back, by a job, and the buyer is told. */
-  private async refundWhole(payment: PaymentHead, refusal: string): Promise<void> {
+  private async refundWhole(payment: PaymentHead, refusal: string, notify: boolean): Promise<void> {
+    if (notify) await this.notify(payment);
     await this.jobs.enqueue(
       'payments.refund',
       { payment_transaction_id: payment.id, amount_cents: payment.amount_cents, reason: refusal },
-      { singletonKey: `unfillable:${payment.id}` },
+      { singletonKey: `unfillable:${payment.id}`, defer: true },
     );
-    await this.activity.record(
+    this.activity.recordLater(
       {
         userId: payment.user_id,
         siteId: payment.site_id,
@@ -153,7 +159,6 @@ export class FulfilmentService {
         resourceId: payment.id,
       },
       NO_REQUEST,
-      this.tx.manager,
     );
   }
 }

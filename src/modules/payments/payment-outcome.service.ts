@@ -120,7 +120,16 @@ export class PaymentOutcomeService {
     source: string,
   ): Promise<void> {
     if (before === after) return;
-    await this.activity.record(
+    if (payment.user_id && payment.spend_month) {
+      const spend = {
+        userId: payment.user_id,
+        amountCents: payment.amount_cents,
+        month: payment.spend_month,
+      };
+      if (releasesSpend(before, after)) await this.limits.releaseSpend(this.tx.manager, spend);
+      if (recountsSpend(before, after)) await this.limits.recountSpend(this.tx.manager, spend);
+    }
+    this.activity.recordLater(
       {
         userId: payment.user_id,
         siteId: payment.site_id,
@@ -131,12 +140,7 @@ export class PaymentOutcomeService {
         metadata: { from: before, to: after, source },
       },
       NO_REQUEST,
-      this.tx.manager,
     );
-    if (!payment.user_id || !payment.spend_month) return;
-    const spend = { userId: payment.user_id, amountCents: payment.amount_cents, month: payment.spend_month };
-    if (releasesSpend(before, after)) await this.limits.releaseSpend(this.tx.manager, spend);
-    if (recountsSpend(before, after)) await this.limits.recountSpend(this.tx.manager, spend);
   }
 }
 

@@ -22,6 +22,24 @@ const INSERT = `INSERT INTO point_transactions
   (site_id, user_id, payment_transaction_id, reason, transaction_type, created_by, amount, ip_address, user_agent, metadata)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
 
+/** A payment's earn and the balance it moves, in one statement (see `earnOnceForPayment`). */
+export const EARN_ONCE_FOR_PAYMENT = `
+  WITH earned AS (
+    ${INSERT}
+    ON CONFLICT (payment_transaction_id) WHERE transaction_type = 'earn' AND payment_transaction_id IS NOT NULL
+    DO NOTHING RETURNING user_id, site_id, amount)
+  INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
+  SELECT user_id, site_id, amount, amount FROM earned
+  ON CONFLICT (user_id) DO UPDATE
+     SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
+         lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
+         updated_at = now()
+  RETURNING current_points`;
+
+export function entryParams(e: NewPointTransaction): unknown[] {
+  return params(e);
+}
+
 function params(e: NewPointTransaction): unknown[] {
   return [
     e.site_id,
@@ -70,20 +88,7 @@ export class PointsRepository {
    * new balance, or null when the payment had already earned.
    */
   async earnOnceForPayment(manager: EntityManager, entry: NewPointTransaction): Promise<number | null> {
-    const rows = await manager.query<Array<{ current_points: number }>>(
-      `WITH earned AS (
-         ${INSERT}
-         ON CONFLICT (payment_transaction_id) WHERE transaction_type = 'earn' AND payment_transaction_id IS NOT NULL
-         DO NOTHING RETURNING user_id, site_id, amount)
-       INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
-       SELECT user_id, site_id, amount, amount FROM earned
-       ON CONFLICT (user_id) DO UPDATE
-          SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
-              lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
-              updated_at = now()
-       RETURNING current_points`,
-      params(entry),
-    );
+    const rows = await manager.query<Array<{ current_points: number }>>(EARN_ONCE_FOR_PAYMENT, params(entry));
     return rows[0]?.current_points ?? null;
   }
 

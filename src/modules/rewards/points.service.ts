@@ -6,7 +6,12 @@ import { SitesService } from '#app/modules/sites/sites.service.js';
 import type { PointTransactionRecordDto } from '#app/modules/users/dto/user-records.dto.js';
 import type { PointTransaction } from './entities/point-transaction.entity.js';
 import { toPointTransactionRecordDto } from './points.mapper.js';
-import { type NewPointTransaction, PointsRepository } from './points.repository.js';
+import {
+  EARN_ONCE_FOR_PAYMENT,
+  entryParams,
+  type NewPointTransaction,
+  PointsRepository,
+} from './points.repository.js';
 import type {
   AdjustInput,
   CreditInput,
@@ -74,6 +79,33 @@ export class PointsService {
   }): Promise<number> {
     const rules = rewardsRules(await this.sites.settingsOf(input.siteId));
     return paymentPoints({ ...input, rules });
+  }
+
+  /**
+   * `earnForPayment` sent with the ambient transaction's next statement (`TransactionRunner.defer`): the
+   * fulfilment of a paid order, which never reads the new balance, pays no round trip for it.
+   */
+  earnForPaymentLater(input: Parameters<PointsService['earnForPayment']>[0]): void {
+    if (input.points <= 0) return;
+    positiveInteger(input.points, 'earnForPaymentLater');
+    this.tx.defer(
+      EARN_ONCE_FOR_PAYMENT,
+      entryParams(
+        this.entry(
+          {
+            userId: input.userId,
+            siteId: input.siteId,
+            amount: input.points,
+            reason: input.reason,
+            meta: input.meta,
+          },
+          'earn',
+          input.points,
+          input.paymentTransactionId,
+          null,
+        ),
+      ),
+    );
   }
 
   /**

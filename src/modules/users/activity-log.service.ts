@@ -17,6 +17,28 @@ export interface ActivityEntry {
   metadata?: Record<string, unknown>;
 }
 
+const INSERT_ACTIVITY = `
+  INSERT INTO activity_logs (user_id, site_id, activity_type, description, severity, ip_address, user_agent,
+                             request_id, session_id, resource_type, resource_id, metadata)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
+
+function activityValues(entry: ActivityEntry, meta: RequestMeta): unknown[] {
+  return [
+    entry.userId,
+    entry.siteId,
+    entry.type,
+    entry.description,
+    entry.severity ?? 'info',
+    meta.ip,
+    meta.userAgent,
+    meta.requestId,
+    meta.sessionId,
+    entry.resourceType ?? null,
+    entry.resourceId ?? null,
+    JSON.stringify(entry.metadata ?? {}),
+  ];
+}
+
 /** The activity log: security and account events with ip, user agent and request id (DESIGN §3). */
 @Injectable()
 export class ActivityLogService {
@@ -27,25 +49,15 @@ export class ActivityLogService {
 
   /** Appends an entry in `manager`'s transaction, else the ambient one (one plain INSERT: it is on hot paths). */
   async record(entry: ActivityEntry, meta: RequestMeta, manager?: EntityManager): Promise<void> {
-    await (manager ?? this.tx.manager).query(
-      `INSERT INTO activity_logs (user_id, site_id, activity_type, description, severity, ip_address, user_agent,
-                                  request_id, session_id, resource_type, resource_id, metadata)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        entry.userId,
-        entry.siteId,
-        entry.type,
-        entry.description,
-        entry.severity ?? 'info',
-        meta.ip,
-        meta.userAgent,
-        meta.requestId,
-        meta.sessionId,
-        entry.resourceType ?? null,
-        entry.resourceId ?? null,
-        JSON.stringify(entry.metadata ?? {}),
-      ],
-    );
+    await (manager ?? this.tx.manager).query(INSERT_ACTIVITY, activityValues(entry, meta));
+  }
+
+  /**
+   * Appends an entry in the ambient transaction together with its next statement
+   * (`TransactionRunner.defer`): the sale path's activity rows cost no round trip of their own.
+   */
+  recordLater(entry: ActivityEntry, meta: RequestMeta): void {
+    this.tx.defer(INSERT_ACTIVITY, activityValues(entry, meta));
   }
 
   /** The newest entries of each user, in one query. */

@@ -20,22 +20,34 @@ export interface EnteredTickets {
 /** The raffle as it stood when the counter refused (the refusal's detail), to say why. */
 export type RefusedRaffle = Parameters<typeof refusalOf>[0];
 
-/** Thrown when the counter's statement took no tickets: the transaction has been rolled back. */
+/** Thrown when the counter's statement took no tickets: the transaction is being rolled back. */
 export class TicketsRefused extends Error {
-  constructor(readonly raffle: RefusedRaffle | null) {
+  constructor(
+    /** The user already holds as many tickets as `max_entries` allows with these. */
+    readonly capped: boolean,
+    readonly raffle: RefusedRaffle | null,
+  ) {
     super('the raffle took no tickets');
   }
 }
 
 /**
- * The hot row, touched last and once (DESIGN §6 "Contention"): one statement takes the tickets from the
- * raffle's counter if the raffle is open and has them (closing it when they were the last) and, from the
- * same UPDATE's RETURNING, inserts the entry with its contiguous range. Sent with COMMIT in one round
- * trip (`TransactionRunner.commitWith`), so when it takes nothing it must fail: `tickets_refused` raises
- * with the raffle's state, which aborts the transaction before the COMMIT.
+ * The hot row, touched last and once (DESIGN §6 "Contention"). One statement: the user's cap first (a
+ * conditional upsert of what they hold: two parallel entries of one user cannot both pass it), then, only
+ * if it passed, the raffle's counter takes the tickets if the raffle is open and has them (closing it when
+ * they were the last), and the entry is inserted with its contiguous range from that UPDATE's RETURNING.
+ * Sent with COMMIT in one round trip (`TransactionRunner.commitWith`), so when it takes nothing it must
+ * fail: `tickets_refused` raises with the cap's verdict and the raffle's state, aborting the transaction.
  */
 const TAKE_AND_ENTER = `
-  WITH taken AS (
+  WITH capped AS (
+    INSERT INTO raffle_user_entries (raffle_id, user_id, entries_count)
+    SELECT $1, $5, $2 WHERE $14::integer IS NULL OR $2 <= $14::integer
+    ON CONFLICT (raffle_id, user_id) DO UPDATE
+      SET entries_count = raffle_user_entries.entries_count + EXCLUDED.entries_count
+      WHERE $14::integer IS NULL OR raffle_user_entries.entries_count + EXCLUDED.entries_count <= $14::integer
+    RETURNING entries_count),
+  taken AS (
     UPDATE raffles
        SET current_entries = current_entries + $2,
            entries_purchased = entries_purchased + $3,
@@ -43,6 +55,7 @@ const TAKE_AND_ENTER = `
            closed_at = CASE WHEN current_entries + $2 >= total_entries_available THEN now() ELSE closed_at END,
            updated_at = now()
      WHERE id = $1
+       AND EXISTS (SELECT 1 FROM capped)
        AND active AND NOT draft AND NOT archived AND NOT closed AND NOT is_drawn
        AND now() >= start_date AND now() < end_date
        AND current_entries + $2 <= total_entries_available
@@ -57,10 +70,11 @@ const TAKE_AND_ENTER = `
   SELECT entry.created_at, entry.ticket_from, entry.ticket_to, taken.total_entries_available
     FROM entry, taken
   UNION ALL
-  SELECT NULL, NULL, NULL, tickets_refused((
-           SELECT to_jsonb(r) FROM (SELECT active, draft, archived, closed, is_drawn, start_date, end_date,
-                                           current_entries, total_entries_available
-                                      FROM raffles WHERE id = $1) r))
+  SELECT NULL, NULL, NULL, tickets_refused(jsonb_build_object(
+           'capped', NOT EXISTS (SELECT 1 FROM capped),
+           'raffle', (SELECT to_jsonb(r) FROM (SELECT active, draft, archived, closed, is_drawn, start_date, end_date,
+                                                       current_entries, total_entries_available
+                                                  FROM raffles WHERE id = $1) r)))
    WHERE NOT EXISTS (SELECT 1 FROM taken)`;
 
 @Injectable()
@@ -71,32 +85,15 @@ export class EntriesRepository {
   ) {}
 
   /**
-   * Adds to what the user holds, unless that passes `max` (null: no cap). One conditional upsert: two
-   * parallel entries by one user cannot both pass the cap. False when it would.
+   * Checks the user's cap (`maxEntries`, null: none), takes `entry.entries_count` tickets from the raffle's
+   * counter, writes the entry and COMMITS the ambient transaction (with whatever it deferred): the
+   * caller's last step. Throws `TicketsRefused` (rolled back) when refused.
    */
-  async addToUserCount(
-    raffleId: string,
-    userId: string,
-    quantity: number,
-    max: number | null,
-  ): Promise<boolean> {
-    if (max !== null && quantity > max) return false;
-    const rows = await this.tx.manager.query<Array<{ entries_count: number }>>(
-      `INSERT INTO raffle_user_entries (raffle_id, user_id, entries_count) VALUES ($1, $2, $3)
-       ON CONFLICT (raffle_id, user_id) DO UPDATE
-         SET entries_count = raffle_user_entries.entries_count + EXCLUDED.entries_count
-         WHERE $4::integer IS NULL OR raffle_user_entries.entries_count + EXCLUDED.entries_count <= $4::integer
-       RETURNING entries_count`,
-      [raffleId, userId, quantity, max],
-    );
-    return rows.length === 1;
-  }
-
-  /**
-   * Takes `entry.entries_count` tickets from the raffle's counter, writes the entry and COMMITS the
-   * ambient transaction: the caller's last step. Throws `TicketsRefused` (rolled back) when refused.
-   */
-  async takeTicketsEnterAndCommit(entry: NewEntry, purchased: number): Promise<EnteredTickets> {
+  async takeTicketsEnterAndCommit(
+    entry: NewEntry,
+    purchased: number,
+    maxEntries: number | null,
+  ): Promise<EnteredTickets> {
     let rows: EnteredTickets[];
     try {
       rows = await this.tx.commitWith<EnteredTickets>(TAKE_AND_ENTER, [
@@ -113,6 +110,7 @@ export class EntriesRepository {
         entry.note,
         entry.ip_address,
         entry.user_agent,
+        maxEntries,
       ]);
     } catch (error) {
       const cause =
@@ -120,7 +118,10 @@ export class EntriesRepository {
           ? (error.driverError as { code?: string; message?: string; detail?: string })
           : {};
       if (cause.code !== 'P0001' || cause.message !== 'TICKETS_REFUSED') throw error;
-      throw new TicketsRefused(cause.detail ? refusedRaffle(cause.detail) : null);
+      const detail = cause.detail
+        ? (JSON.parse(cause.detail) as { capped: boolean; raffle: RawRaffle | null })
+        : { capped: false, raffle: null };
+      throw new TicketsRefused(detail.capped, detail.raffle ? refusedRaffle(detail.raffle) : null);
     }
     return { ...rows[0], created_at: new Date(rows[0].created_at) };
   }
@@ -184,8 +185,8 @@ export class EntriesRepository {
   }
 }
 
-function refusedRaffle(detail: string): RefusedRaffle | null {
-  const raw = JSON.parse(detail) as
-    (Omit<RefusedRaffle, 'start_date' | 'end_date'> & { start_date: string; end_date: string }) | null;
-  return raw ? { ...raw, start_date: new Date(raw.start_date), end_date: new Date(raw.end_date) } : null;
+type RawRaffle = Omit<RefusedRaffle, 'start_date' | 'end_date'> & { start_date: string; end_date: string };
+
+function refusedRaffle(raw: RawRaffle): RefusedRaffle {
+  return { ...raw, start_date: new Date(raw.start_date), end_date: new Date(raw.end_date) };
 }

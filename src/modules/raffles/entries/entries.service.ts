@@ -34,10 +34,10 @@ export function entryRefused(refusal: EntryRefusal): AppException {
 
 /**
  * Tickets for every way in (payment, credits, points, free, postal): the LAST step of the caller's
- * transaction, after every other write it makes (DESIGN §6 "Contention"). The user's cap is one
- * conditional upsert; then one statement takes the tickets from the raffle's counter — the row every
- * buyer of a popular raffle contends for — writes the entry with its range, and commits in the same
- * round trip, so that row's lock is held for that statement and the commit alone. When `enter` answers
+ * transaction, after every other write it makes (DESIGN §6 "Contention"). ONE statement checks the
+ * user's cap (a conditional upsert), takes the tickets from the raffle's counter — the row every buyer of
+ * a popular raffle contends for — and writes the entry with its range, and it commits in the same round
+ * trip, so that row's lock is held for that statement and the commit alone. When `enter` answers
  * `ok`, the caller's transaction HAS COMMITTED. `total_entries_available` and `max_entries` hold under
  * any concurrency. A refusal writes nothing more; the caller then throws, rolling its transaction back.
  */
@@ -46,8 +46,6 @@ export class EntriesService {
   constructor(private readonly entries: EntriesRepository) {}
 
   async enter(req: EnterRequest): Promise<EnterResult> {
-    if (!(await this.entries.addToUserCount(req.raffle.id, req.userId, req.quantity, req.raffle.max_entries)))
-      return { ok: false, refusal: 'MAX_ENTRIES_REACHED' };
     const entry = {
       id: req.entryId ?? randomUUID(),
       raffle_id: req.raffle.id,
@@ -67,10 +65,12 @@ export class EntriesService {
       taken = await this.entries.takeTicketsEnterAndCommit(
         entry,
         countsAsPurchase(req.method) ? req.quantity : 0,
+        req.raffle.max_entries,
       );
     } catch (error) {
       if (!(error instanceof TicketsRefused)) throw error;
-      // Why, from the raffle as the refusing statement saw it; the transaction is being rolled back.
+      // Why, from the statement's own verdict and the raffle as it saw it; the transaction is being rolled back.
+      if (error.capped) return { ok: false, refusal: 'MAX_ENTRIES_REACHED' };
       const refusal = error.raffle ? refusalOf(error.raffle, req.quantity, new Date()) : 'RAFFLE_CLOSED';
       return { ok: false, refusal };
     }

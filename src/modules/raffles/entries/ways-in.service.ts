@@ -189,7 +189,7 @@ export class WaysInService implements OnModuleInit {
     extra: { pointsSpent?: number; createdBy?: string; note?: string | null } = {},
   ): Promise<RaffleEntry> {
     const entryId = randomUUID();
-    await this.activity.record(
+    this.activity.recordLater(
       {
         userId,
         siteId: raffle.site_id,
@@ -200,9 +200,8 @@ export class WaysInService implements OnModuleInit {
         metadata: { raffle_id: raffle.id, method, quantity },
       },
       meta,
-      this.tx.manager,
     );
-    await this.jobs.enqueue('entries.notify', { raffle_entry_id: entryId, to: email });
+    await this.jobs.enqueue('entries.notify', { raffle_entry_id: entryId, to: email }, { defer: true });
     const result = await this.entries.enter({
       raffle,
       userId,
