@@ -10,11 +10,30 @@ export function inlineParameters(
   values: readonly unknown[],
   escapeLiteral: (text: string) => string,
 ): string {
-  return sql.replace(/\$(\d+)/g, (_match, digits: string) => {
-    const index = Number(digits) - 1;
-    if (index < 0 || index >= values.length) throw new RangeError(`no value for $${digits}`);
-    return literal(values[index], escapeLiteral);
-  });
+  const { texts, slots } = template(sql);
+  let out = texts[0];
+  for (let i = 0; i < slots.length; i++) {
+    const index = slots[i];
+    if (index < 0 || index >= values.length) throw new RangeError(`no value for $${index + 1}`);
+    out += literal(values[index], escapeLiteral) + texts[i + 1];
+  }
+  return out;
+}
+
+/** A statement split at its placeholders once: the same few statements are written many times a second. */
+const TEMPLATES = new Map<string, { texts: string[]; slots: number[] }>();
+
+function template(sql: string): { texts: string[]; slots: number[] } {
+  let found = TEMPLATES.get(sql);
+  if (!found) {
+    const parts = sql.split(/\$(\d+)/);
+    found = {
+      texts: parts.filter((_p, i) => i % 2 === 0),
+      slots: parts.filter((_p, i) => i % 2 === 1).map((d) => Number(d) - 1),
+    };
+    if (TEMPLATES.size < 1000) TEMPLATES.set(sql, found);
+  }
+  return found;
 }
 
 function literal(value: unknown, escapeLiteral: (text: string) => string): string {
