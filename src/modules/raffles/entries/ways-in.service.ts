@@ -16,10 +16,10 @@ import { RaffleRelationsPort } from '../ports/raffle-relations.port.js';
 import { RafflesService } from '../raffles.service.js';
 import type { CreateEntryDto, CreatePostalEntryDto, RaffleEntryDto } from './dto/entries.dto.js';
 import type { RaffleEntry } from './entities/raffle-entry.entity.js';
-import { entryRefused, EntriesService } from './entries.service.js';
+import { EntriesService } from './entries.service.js';
 import { EntriesRepository } from './entries.repository.js';
 import { toEntryDto, toEntryRecordDto, toNestedEntryDto } from './entries.mapper.js';
-import { pointsCost } from './entries.rules.js';
+import { type EntryRefusal, pointsCost, refusalDetail, refusalStatus } from './entries.rules.js';
 import { entryMailVariables } from './entry-mail.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -105,7 +105,7 @@ export class WaysInService implements OnModuleInit {
         pointsSpent: cost,
         meta,
       });
-      if (!result.ok) throw entryRefused(result.refusal);
+      if (!result.ok) throw refused(result.refusal, raffle);
       await this.afterEntry(result.entry, raffle, user.email, meta, manager);
       return result.entry;
     });
@@ -135,7 +135,7 @@ export class WaysInService implements OnModuleInit {
         note: body.note ?? null,
         meta,
       });
-      if (!result.ok) throw entryRefused(result.refusal);
+      if (!result.ok) throw refused(result.refusal, raffle);
       await this.afterEntry(result.entry, raffle, entrant.email, meta, manager);
       return result.entry;
     });
@@ -169,7 +169,7 @@ export class WaysInService implements OnModuleInit {
           method: 'free',
           meta,
         });
-        if (!result.ok) throw entryRefused(result.refusal);
+        if (!result.ok) throw refused(result.refusal, raffle);
         await this.afterEntry(result.entry, raffle, user.email, meta, manager);
         return result.entry;
       });
@@ -241,6 +241,11 @@ export class WaysInService implements OnModuleInit {
     const dtos = await this.raffles.present(rows, 'public');
     return new Map(dtos.map((d) => [d.id, d]));
   }
+}
+
+/** A refusal with its status and words; one that has not started says when it opens. */
+function refused(refusal: EntryRefusal, raffle: Raffle): AppException {
+  return new AppException(refusalStatus(refusal), refusal, refusalDetail(refusal, raffle));
 }
 
 function alreadyFree(): AppException {
