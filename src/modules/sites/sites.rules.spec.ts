@@ -5,7 +5,16 @@ import {
   secretChange,
   SITE_ID_PATTERN,
   TEMPLATE_FIELDS,
+  titleFromSiteId,
 } from './sites.rules.js';
+
+describe('a site made from its id alone', () => {
+  it('gets a title made from the id as its display name', () => {
+    expect(titleFromSiteId('main')).toBe('Main');
+    expect(titleFromSiteId('north-shop_2')).toBe('North Shop 2');
+    expect(titleFromSiteId('default')).toBe('Default');
+  });
+});
 
 describe('site secrets', () => {
   it('are answered as "****" plus the last four characters, or null when unset', () => {

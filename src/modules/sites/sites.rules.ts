@@ -24,6 +24,15 @@ export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
 
 export const SITE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
+/**
+ * A display name made from a site id, for sites made at start-up without one: `main` → `Main`,
+ * `north-shop_2` → `North Shop 2`. E-mails show it ("We made a Main account…"), not the bare id.
+ */
+export function titleFromSiteId(siteId: string): string {
+  const words = siteId.split(/[-_]+/).filter(Boolean);
+  return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ') || siteId;
+}
+
 const MASK = '****';
 /** Below this length the last four characters would give away too much of the secret. */
 const MIN_LENGTH_TO_SHOW_TAIL = 8;
