@@ -78,5 +78,9 @@ export function setupApp(app: INestApplication): void {
     }
     sendError(err, req as AppRequest, res, logger);
   });
+  // A newcomer opening the bare address lands on the console, not on a 404.
+  (express_.getHttpAdapter().getInstance() as express.Application).get('/', (_req, res) => {
+    res.redirect(302, '/docs');
+  });
   mountSwagger(app, buildOpenApiDocument(app));
 }

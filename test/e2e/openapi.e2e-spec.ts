@@ -29,6 +29,11 @@ describe('the API documents itself', () => {
     expect(doc.body.paths['/users/profile'].put.security).toEqual([{ bearer: [] }]);
   });
 
+  it('leads the bare address to the console', async () => {
+    const res = await api(t.app).get('/').expect(302);
+    expect(res.headers.location).toBe('/docs');
+  });
+
   it('gives every operation a unique operationId', () => {
     const doc = buildOpenApiDocument(t.app);
     const ids = Object.values(doc.paths).flatMap((item) =>
