@@ -36,8 +36,8 @@ describe('a newcomer on the embedded default buys tickets through the sandbox fo
       })
       .expect(200);
     expect(order.body.environment).toBe('sandbox');
-
     const payUrl = `${base}/sandbox/gatewayone/pay/${order.body.checkout_id as string}`;
+    expect(order.body.checkout_url).toBe(payUrl);
     const page = await fetch(payUrl);
     expect(await page.text()).toContain('5.00 GBP');
     const paid = await fetch(payUrl, {
@@ -64,6 +64,10 @@ describe('a newcomer on the embedded default buys tickets through the sandbox fo
       payment.user_id,
     ]);
     expect(balance.current_points).toBe(5);
+    const confirmed = await api(t.app)
+      .post('/gatewayone/create-order', { confirmation_only: true, order_id: order.body.order_id })
+      .expect(200);
+    expect(confirmed.body).toMatchObject({ status: 'succeeded', checkout_url: payUrl });
     const subjects = t.smtp.to(email).map((m) => m.subject);
     expect(subjects).toEqual(
       expect.arrayContaining([
@@ -71,5 +75,18 @@ describe('a newcomer on the embedded default buys tickets through the sandbox fo
         expect.stringContaining('You are in the draw'),
       ]),
     );
+  });
+
+  it('answers a generic payment (endpoint 6) with the sandbox page to pay it at', async () => {
+    const site = await makeSite(t);
+    const buyer = await makeUser(t, site);
+    const res = await api(t.app)
+      .as(buyer.token)
+      .post('/payments/create', { amount_cents: 1500, currency: 'GBP', payment_method: 'card' })
+      .expect(200);
+    expect(res.body.metadata.checkout_url).toBe(
+      `${base}/sandbox/gatewayone/pay/${res.body.metadata.checkout_id as string}`,
+    );
+    expect((await fetch(res.body.metadata.checkout_url as string)).status).toBe(200);
   });
 });

@@ -65,6 +65,7 @@ export class OrdersController {
         success:
           payment.status === 'succeeded' || payment.status === 'pending' || payment.status === 'review',
         checkout_id: payment.checkout_id,
+        checkout_url: checkoutUrlOf(payment.metadata),
         order_id: payment.id,
         payment_id: payment.gateway_transaction_id ?? payment.checkout_id,
         order_state: payment.status,
@@ -101,13 +102,17 @@ export class OrdersController {
     return {
       success: true,
       checkout_id: checkout.checkoutId,
+      checkout_url: checkout.checkoutUrl,
       order_id: payment.id,
       payment_id: checkout.checkoutId,
       order_state: payment.status,
       status: payment.status,
       environment: this.orders.environment(),
       integrity: checkout.integrity,
-      message: 'Checkout created; complete the payment on the hosted form.',
+      message:
+        this.orders.environment() === 'sandbox'
+          ? 'Checkout created; open checkout_url in a browser to pay.'
+          : 'Checkout created; complete the payment on the hosted form.',
       error: null,
       error_code: null,
     };
@@ -159,6 +164,11 @@ export class OrdersController {
       order_state: payment.status,
     };
   }
+}
+
+/** The checkout's address, kept on the payment's metadata when it was opened. */
+function checkoutUrlOf(metadata: Record<string, unknown>): string | null {
+  return typeof metadata.checkout_url === 'string' ? metadata.checkout_url : null;
 }
 
 /** Campaign fields kept on the payment's metadata for reporting. */
