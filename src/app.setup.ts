@@ -12,6 +12,7 @@ import { buildOpenApiDocument, mountSwagger } from '#app/common/openapi/swagger.
 import { AppConfig } from '#app/config/app-config.js';
 import { SandboxGateways } from '#app/infra/providers/sandbox/sandbox-gateways.js';
 import { MetricsService, metricsMiddleware } from '#app/modules/health/metrics.service.js';
+import { SandboxSite } from '#app/modules/sandbox-site/sandbox-site.router.js';
 
 export const BODY_LIMIT = '1mb';
 
@@ -68,8 +69,12 @@ export function setupApp(app: INestApplication): void {
     }),
   );
   express_.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
-  // Fake gateways on the app itself (DESIGN §7); plain Express, so not in the OpenAPI document.
-  if (config.providers === 'sandbox') app.get(SandboxGateways).mount(express_);
+  // Fake gateways on the app itself (DESIGN §7), and pages for the links in sites' e-mails; plain
+  // Express, so not in the OpenAPI document.
+  if (config.providers === 'sandbox') {
+    app.get(SandboxGateways).mount(express_);
+    app.get(SandboxSite).mount(express_);
+  }
   const logger = new Logger('Http');
   express_.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (!err) {
