@@ -1,23 +1,15 @@
-import { gatewaySettings } from '#app/config/gateway-config.js';
 import { api } from '../support/api';
-import { freePort } from '../support/net';
-import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../support/app';
+import { type SandboxApp, startSandboxApp } from '../support/sandbox-app';
 import { makeSite, makeUser, uid } from '../support/factories';
 import { linkToken } from '../support/smtp-sink';
 import { makePublished } from '../support/raffles';
 
 describe('a newcomer on the embedded default buys tickets through the sandbox form', () => {
-  let t: TestApp;
+  let t: SandboxApp;
   let base: string;
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const gateways = gatewaySettings(
-      {},
-      { providers: 'sandbox', publicBaseUrl: base, jwtSecret: TEST_JWT_SECRET },
-    );
-    t = await createTestApp({ providers: 'sandbox', publicBaseUrl: base, ...gateways });
-    await t.app.listen(port, '127.0.0.1');
+    t = await startSandboxApp();
+    base = t.base;
   });
   afterAll(async () => {
     await t.close();

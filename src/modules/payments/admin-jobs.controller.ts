@@ -24,7 +24,6 @@ export class AdminJobsController {
   @ApiParam({
     name: 'name',
     enum: ['reconciliation', 'renewals', 'expiries', 'reminders'],
-    example: 'reconciliation',
     description: 'A job that has not arrived yet with its feature answers 404.',
   })
   @ApiOkResponse({ type: JobRunDto })
