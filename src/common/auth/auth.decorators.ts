@@ -14,7 +14,7 @@ export type AuthPolicy = { kind: 'public' } | { kind: 'optional' } | { kind: 'ro
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(AUTH_POLICY, { kind: 'public' });
 
 /** Anyone may call the route; a valid token, when sent, names the caller, and a bad one is refused (401). */
-export const OptionalAuth = (): MethodDecorator =>
+export const OptionalAuth = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
     SetMetadata(AUTH_POLICY, { kind: 'optional' }),
     // Not declared as a security requirement: the contract lists these routes as needing no token.
@@ -22,7 +22,7 @@ export const OptionalAuth = (): MethodDecorator =>
   );
 
 /** The caller needs a valid token and at least `role` (`user` < `admin` < `superadmin`). */
-export const Auth = (role: Role = 'user'): MethodDecorator =>
+export const Auth = (role: Role = 'user'): MethodDecorator & ClassDecorator =>
   applyDecorators(
     SetMetadata(AUTH_POLICY, { kind: 'role', role }),
     ApiBearerAuth(),

@@ -1,3 +1,4 @@
+import { METHOD_METADATA } from '@nestjs/common/constants.js';
 import { ApiResponse } from '@nestjs/swagger';
 import { problem } from '#app/common/errors/problem.js';
 import { ERROR_DOCS, type ErrorCode, STATUS_CODE } from './error-catalogue.js';
@@ -31,7 +32,30 @@ function declared(entry: ApiError | ErrorStatus): Declared {
  * idempotency and rate-limit decorators declare theirs too), so every status shows every code it can
  * carry. The bodies are problem details; the document builder reshapes them for the order endpoints.
  */
-export function ApiErrors(...entries: Array<ApiError | ErrorStatus>): MethodDecorator {
+export function ApiErrors(...entries: Array<ApiError | ErrorStatus>): MethodDecorator & ClassDecorator {
+  const onMethod = methodErrors(entries);
+  return (target: object, key?: string | symbol, descriptor?: PropertyDescriptor) => {
+    if (key !== undefined && descriptor) {
+      onMethod(target, key, descriptor);
+      return;
+    }
+    // On a controller: every route of it (class decorators run after the methods' own).
+    const proto = (target as { prototype: object }).prototype;
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const method = Object.getOwnPropertyDescriptor(proto, name);
+      const handler: unknown = method?.value;
+      if (
+        name !== 'constructor' &&
+        method &&
+        typeof handler === 'function' &&
+        Reflect.hasMetadata(METHOD_METADATA, handler)
+      )
+        onMethod(proto, name, method);
+    }
+  };
+}
+
+function methodErrors(entries: Array<ApiError | ErrorStatus>): MethodDecorator {
   return (target, key, descriptor) => {
     const handler = descriptor.value as object;
     const all: Declared[] = [...((Reflect.getMetadata(ERRORS, handler) as Declared[] | undefined) ?? [])];
