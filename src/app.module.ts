@@ -24,6 +24,7 @@ import { PaymentsModule } from '#app/modules/payments/payments.module.js';
 import { RafflesModule } from '#app/modules/raffles/raffles.module.js';
 import { ResponsiblePlayModule } from '#app/modules/responsible-play/responsible-play.module.js';
 import { RewardsModule } from '#app/modules/rewards/rewards.module.js';
+import { SandboxSiteModule } from '#app/modules/sandbox-site/sandbox-site.module.js';
 import { SitesModule } from '#app/modules/sites/sites.module.js';
 import { SubscriptionsModule } from '#app/modules/subscriptions/subscriptions.module.js';
 import { UsersModule } from '#app/modules/users/users.module.js';
@@ -54,7 +55,7 @@ export class AppModule {
         HealthModule,
         SubscriptionsModule,
         RafflesModule,
-        ...(config.providers === 'sandbox' ? [SandboxModule] : []),
+        ...(config.providers === 'sandbox' ? [SandboxModule, SandboxSiteModule] : []),
         IdempotencyModule,
         RewardsModule,
         ResponsiblePlayModule,

@@ -6,13 +6,33 @@ import { Logger as PinoLogger } from 'nestjs-pino';
 import { sendError } from '#app/common/errors/problem-details.filter.js';
 import type { AppRequest } from '#app/common/http/request-context.js';
 import { requestId } from '#app/common/http/request-id.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '#app/common/http/json-depth.rules.js';
 import { ORDER_ROUTES } from '#app/common/http/order-routes.js';
 import { buildOpenApiDocument, mountSwagger } from '#app/common/openapi/swagger.js';
 import { AppConfig } from '#app/config/app-config.js';
 import { SandboxGateways } from '#app/infra/providers/sandbox/sandbox-gateways.js';
 import { MetricsService, metricsMiddleware } from '#app/modules/health/metrics.service.js';
+import { SandboxSite } from '#app/modules/sandbox-site/sandbox-site.router.js';
 
 export const BODY_LIMIT = '1mb';
+
+/** body-parser passes an error with its own 4xx status through to the error handler below. */
+function tooDeep(): Error {
+  return Object.assign(new Error(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`), {
+    status: 400,
+    type: 'entity.too.deep',
+  });
+}
+
+/** UTF-8 is scanned as bytes; the other charsets body-parser accepts (UTF-16) are decoded first. */
+function textOf(buf: Buffer, encoding: string): Uint8Array | string {
+  if (/^utf-?8$/i.test(encoding)) return buf;
+  try {
+    return new TextDecoder(encoding).decode(buf);
+  } catch {
+    return buf; // a charset the decoder does not know: JSON.parse will refuse the body anyway
+  }
+}
 
 /**
  * Everything about the HTTP surface that is not a route: shared by the server, the tests and the
@@ -36,19 +56,25 @@ export function setupApp(app: INestApplication): void {
     origin: config.corsOrigins.length ? config.corsOrigins : false,
     exposedHeaders: ['X-Request-Id', 'X-Next-Cursor', 'Link', 'Retry-After', 'Idempotent-Replayed'],
   });
-  // The raw body is kept for webhook signature checks; parse errors become problem+json here because
-  // Express middleware errors never reach Nest's exception filters.
+  // The raw body is kept for webhook signature checks, and refused before parsing when it nests deeper
+  // than any recursive walker after it can take (on every route). Parse errors become problem+json here
+  // because Express middleware errors never reach Nest's exception filters.
   express_.use(
     express.json({
       limit: BODY_LIMIT,
-      verify: (req, _res, buf) => {
+      verify: (req, _res, buf, encoding) => {
+        if (nestsDeeperThan(textOf(buf, encoding), MAX_JSON_DEPTH)) throw tooDeep();
         (req as AppRequest).rawBody = buf;
       },
     }),
   );
   express_.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
-  // Fake gateways on the app itself (DESIGN §7); plain Express, so not in the OpenAPI document.
-  if (config.providers === 'sandbox') app.get(SandboxGateways).mount(express_);
+  // Fake gateways on the app itself (DESIGN §7), and pages for the links in sites' e-mails; plain
+  // Express, so not in the OpenAPI document.
+  if (config.providers === 'sandbox') {
+    app.get(SandboxGateways).mount(express_);
+    app.get(SandboxSite).mount(express_);
+  }
   const logger = new Logger('Http');
   express_.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (!err) {
@@ -56,6 +82,10 @@ export function setupApp(app: INestApplication): void {
       return;
     }
     sendError(err, req as AppRequest, res, logger);
+  });
+  // A newcomer opening the bare address lands on the console, not on a 404.
+  (express_.getHttpAdapter().getInstance() as express.Application).get('/', (_req, res) => {
+    res.redirect(302, '/docs');
   });
   mountSwagger(app, buildOpenApiDocument(app));
 }

@@ -18,6 +18,8 @@ export class AppConfig {
   readonly redisUrl!: string | undefined;
   readonly admin!: { email: string; password: string; siteId: string } | undefined;
   readonly defaultSiteId!: string;
+  /** Display name of `defaultSiteId`'s site when start-up creates it (ADMIN_SITE_NAME); unset: from its id. */
+  readonly defaultSiteName!: string | undefined;
   readonly providers!: 'sandbox' | 'live';
   /** Unset when live providers leave the gateway out (outside production only). */
   readonly gatewayOne!: GatewayOneSettings | undefined;

@@ -7,6 +7,7 @@ import {
   IsUrl,
   Matches,
   Max,
+  MaxLength,
   Min,
   MinLength,
   ValidateIf,
@@ -79,6 +80,13 @@ export class EnvSchema {
   @IsOptional()
   @Matches(/^[a-z0-9][a-z0-9_-]{0,62}$/, { message: 'ADMIN_SITE_ID must be a lowercase slug' })
   ADMIN_SITE_ID?: string;
+
+  /** The display name of ADMIN_SITE_ID's site when start-up creates it. */
+  @IsOptional()
+  @IsString()
+  @MaxLength(200, { message: 'ADMIN_SITE_NAME must be at most 200 characters' })
+  @Matches(/\S/, { message: 'ADMIN_SITE_NAME must not be blank' })
+  ADMIN_SITE_NAME?: string;
 
   @IsOptional()
   @IsIn(['sandbox', 'live'])

@@ -69,9 +69,19 @@ describe('configuration is validated once, at start-up', () => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(new RegExp(name));
   });
 
+  it('takes the admin’s site name from ADMIN_SITE_NAME, refusing a blank one', () => {
+    expect(loadConfig({ DATA_DIR: dataDir(), ADMIN_SITE_ID: 'main' }).defaultSiteName).toBeUndefined();
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), ADMIN_SITE_ID: 'main', ADMIN_SITE_NAME: 'Main Street Prizes' })
+        .defaultSiteName,
+    ).toBe('Main Street Prizes');
+    expect(() => loadConfig({ DATA_DIR: dataDir(), ADMIN_SITE_NAME: '  ' })).toThrow(/ADMIN_SITE_NAME/);
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ DATA_DIR: dataDir(), ADMIN_SITE_ID: '', REDIS_URL: '' })).toMatchObject({
       defaultSiteId: 'default',
+      defaultSiteName: undefined,
       redisUrl: undefined,
     });
   });

@@ -76,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
         ? { email: parsed.ADMIN_EMAIL, password: parsed.ADMIN_PASSWORD, siteId: defaultSiteId }
         : undefined,
     defaultSiteId,
+    defaultSiteName: parsed.ADMIN_SITE_NAME?.trim(),
     providers,
     ...gatewaySettings(parsed, { providers, publicBaseUrl, jwtSecret }),
     mailTransport: parsed.MAIL_TRANSPORT ?? 'log',

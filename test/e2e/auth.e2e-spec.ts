@@ -80,11 +80,20 @@ describe('accounts: register, sign in, sessions', () => {
       await register({ email, site_id: other }).expect(201);
     });
 
-    it('requires the 18+ declaration unless the site switches it off', async () => {
-      const res = await register({ age_confirmed: false }).expect(422);
-      expect(res.body.code).toBe('AGE_REQUIRED');
+    it('refuses a missing or false 18+ declaration as the business rule it is (422 AGE_REQUIRED)', async () => {
+      for (const declaration of [{ age_confirmed: false }, { age_confirmed: undefined }]) {
+        const res = await register(declaration).expect(422);
+        expect(res.body).toMatchObject({ code: 'AGE_REQUIRED', status: 422 });
+      }
+    });
+
+    it('does not ask for the 18+ declaration on a site that switches it off', async () => {
       const relaxed = await makeSite(t, { settings: { age_check: 'none' } });
+      const email = `relaxed-${uid()}@example.com`;
+      await register({ site_id: relaxed, email, age_confirmed: undefined }).expect(201);
       await register({ site_id: relaxed, age_confirmed: false }).expect(201);
+      const [row] = await t.db.query(`SELECT age_confirmed_at FROM users WHERE email = $1`, [email]);
+      expect(row.age_confirmed_at).toBeNull();
     });
 
     it('refuses a date of birth under 18 years', async () => {
@@ -115,9 +124,8 @@ describe('accounts: register, sign in, sessions', () => {
     it('answers missing, mistyped and unknown fields with 400 and the field errors', async () => {
       const missing = await api(t.app).post('/auth/register', { email: 'x@example.com' }).expect(400);
       const fields = missing.body.errors.map((e: { field: string }) => e.field);
-      expect(fields).toEqual(
-        expect.arrayContaining(['password', 'site_id', 'data_processing_consent', 'age_confirmed']),
-      );
+      expect(fields).toEqual(expect.arrayContaining(['password', 'site_id', 'data_processing_consent']));
+      expect(fields).not.toContain('age_confirmed');
       const typed = await register({ age_confirmed: 'yes' }).expect(400);
       expect(typed.body.errors[0].field).toBe('age_confirmed');
       const unknown = await register({ role: 'superadmin' }).expect(400);

@@ -23,6 +23,58 @@ describe('bad input gets a clear error and changes nothing', () => {
     });
   });
 
+  describe('a deeply nested body', () => {
+    const deep = (levels: number): string => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+
+    it('is refused with 400 before anything reads it, without a token (5,000 levels, ~50 KB)', async () => {
+      const res = await api(t.app).post('/auth/login', deep(5000)).expect(400);
+      expect(res.headers['content-type']).toContain('application/problem+json');
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        detail: 'The request body nests deeper than 32 levels.',
+      });
+    });
+
+    it('is refused in the order endpoints’ own shape there', async () => {
+      for (const path of ['/gatewayone/create-order', '/gatewaytwo/create-order']) {
+        const res = await api(t.app).post(path, deep(5000)).expect(400);
+        expect(res.body).toEqual({
+          success: false,
+          error: 'The request body nests deeper than 32 levels.',
+          error_code: 'VALIDATION_FAILED',
+          message: 'The request body nests deeper than 32 levels.',
+        });
+      }
+    });
+
+    it('within 32 levels reaches validation, which names the field', async () => {
+      const email = '['.repeat(31) + '1' + ']'.repeat(31);
+      const res = await api(t.app)
+        .post('/auth/login', `{"email":${email},"password":"x","site_id":"${site}"}`)
+        .expect(400);
+      expect(res.body.errors).toEqual([{ field: 'email', message: 'email must be a string' }]);
+    });
+  });
+
+  it('reports a value of the wrong type by its type alone, not by the ranges it also fails', async () => {
+    const admin = await makeUser(t, site, { role: 'admin' });
+    const res = await api(t.app)
+      .as(admin.token)
+      .post('/admin/raffles', {
+        name: 'Typed',
+        currency: 'GBP',
+        price_display: '2.5',
+        total_entries_available: 10,
+        start_date: '2026-01-01T00:00:00Z',
+        end_date: '2036-01-01T00:00:00Z',
+      })
+      .expect(400);
+    expect(res.body.errors).toEqual([{ field: 'price_display', message: expect.stringMatching(/number/) }]);
+    const missing = await api(t.app).as(admin.token).post('/admin/raffles', {}).expect(400);
+    for (const field of ['name', 'currency', 'price_display', 'start_date'])
+      expect(missing.body.errors.filter((e: { field: string }) => e.field === field)).toHaveLength(1);
+  });
+
   it('answers a body over 1 MB with 413', async () => {
     const u = await makeUser(t, site);
     const res = await api(t.app)

@@ -80,6 +80,21 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     ).toHaveLength(0);
   });
 
+  it('refuses a raffle that has not started as 409 RAFFLE_NOT_STARTED, naming its start date', async () => {
+    const start = new Date(Date.now() + 2 * 24 * 3600 * 1000);
+    const raffle = await raffleOn(w, {
+      start_date: start.toISOString(),
+      end_date: new Date(start.getTime() + 24 * 3600 * 1000).toISOString(),
+    });
+    const buyer = await makeUser(w.t, w.site);
+    const res = await api(w.t.app)
+      .as(buyer.token)
+      .post('/gatewayone/create-order', { item_id: raffle.item_id, site_id: w.site, quantity: 1 })
+      .expect(409);
+    expect(res.body).toMatchObject({ success: false, error_code: 'RAFFLE_NOT_STARTED' });
+    expect(res.body.error).toContain(`opens for entries at ${start.toISOString()}`);
+  });
+
   it('answers bad input in the order body shape too: malformed JSON, unknown fields, wrong types', async () => {
     const bad = await api(w.t.app).post('/gatewayone/create-order', '{"item_id":').expect(400);
     expect(bad.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });

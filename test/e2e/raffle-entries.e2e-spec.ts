@@ -253,10 +253,19 @@ describe('entering a raffle without paying: points, the free route and postal en
       expect(await balance(u)).toBe(15);
     });
 
-    it('answers 409 RAFFLE_CLOSED before the start, after the end and while switched off', async () => {
+    it('answers 409 RAFFLE_NOT_STARTED with the start date before the start, keeping the points', async () => {
       const u = await makeUser(t, site);
       await give(u, 10);
       const early = await raffle({ points_required: 1, start_date: days(2), end_date: days(9) });
+      const res = await enter(u, early.id, { method: 'points', quantity: 1 }).expect(409);
+      expect(res.body.code).toBe('RAFFLE_NOT_STARTED');
+      expect(res.body.detail).toContain(new Date(early.start_date as string).toISOString());
+      expect(await balance(u)).toBe(10);
+    });
+
+    it('answers 409 RAFFLE_CLOSED after the end and while switched off', async () => {
+      const u = await makeUser(t, site);
+      await give(u, 10);
       const ended = await raffle({ points_required: 1 });
       await t.db.query(
         `UPDATE raffles SET start_date = now() - interval '2 days', end_date = now() - interval '1 minute' WHERE id = $1`,
@@ -264,7 +273,7 @@ describe('entering a raffle without paying: points, the free route and postal en
       );
       const off = await raffle({ points_required: 1 });
       await api(t.app).as(admin.token).put(`/admin/raffles/${off.id}`, { active: false }).expect(200);
-      for (const r of [early, ended, off]) {
+      for (const r of [ended, off]) {
         const res = await enter(u, r.id, { method: 'points', quantity: 1 }).expect(409);
         expect(res.body.code).toBe('RAFFLE_CLOSED');
       }

@@ -1,29 +1,22 @@
-import { gatewaySettings } from '#app/config/gateway-config.js';
 import { api } from '../support/api';
-import { freePort } from '../support/net';
-import { createTestApp, TEST_JWT_SECRET, type TestApp } from '../support/app';
+import { type SandboxApp, startSandboxApp } from '../support/sandbox-app';
 import { makeSite, makeUser, uid } from '../support/factories';
+import { linkToken } from '../support/smtp-sink';
 import { makePublished } from '../support/raffles';
 
 describe('a newcomer on the embedded default buys tickets through the sandbox form', () => {
-  let t: TestApp;
+  let t: SandboxApp;
   let base: string;
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const gateways = gatewaySettings(
-      {},
-      { providers: 'sandbox', publicBaseUrl: base, jwtSecret: TEST_JWT_SECRET },
-    );
-    t = await createTestApp({ providers: 'sandbox', publicBaseUrl: base, ...gateways });
-    await t.app.listen(port, '127.0.0.1');
+    t = await startSandboxApp();
+    base = t.base;
   });
   afterAll(async () => {
     await t.close();
   });
 
   it('pays on the hosted page; the webhook enters the tickets, earns points and sends the e-mails', async () => {
-    const site = await makeSite(t);
+    const site = await makeSite(t, { frontendUrl: null });
     const admin = await makeUser(t, site, { role: 'admin' });
     const raffle = await makePublished(t, admin.token);
     const email = `newcomer-${uid()}@example.com`;
@@ -36,8 +29,8 @@ describe('a newcomer on the embedded default buys tickets through the sandbox fo
       })
       .expect(200);
     expect(order.body.environment).toBe('sandbox');
-
     const payUrl = `${base}/sandbox/gatewayone/pay/${order.body.checkout_id as string}`;
+    expect(order.body.checkout_url).toBe(payUrl);
     const page = await fetch(payUrl);
     expect(await page.text()).toContain('5.00 GBP');
     const paid = await fetch(payUrl, {
@@ -46,7 +39,13 @@ describe('a newcomer on the embedded default buys tickets through the sandbox fo
       body: 'decision=pay',
       redirect: 'manual',
     });
-    expect(paid.status).toBeLessThan(400);
+    expect(paid.status).toBe(200);
+    const next = await paid.text();
+    expect(next).toContain('What happens next');
+    expect(next).toContain(`${base}/docs#/admin:%20mail/listOutbox`);
+    expect(next).toContain(`${base}/docs#/payments/getPayment`);
+    expect(next).toContain(order.body.order_id as string);
+    expect(next).toContain(`GET /admin/outbox?site_id=${site}`);
     await t.drain();
 
     const [payment] = await t.db.query(
@@ -64,6 +63,10 @@ describe('a newcomer on the embedded default buys tickets through the sandbox fo
       payment.user_id,
     ]);
     expect(balance.current_points).toBe(5);
+    const confirmed = await api(t.app)
+      .post('/gatewayone/create-order', { confirmation_only: true, order_id: order.body.order_id })
+      .expect(200);
+    expect(confirmed.body).toMatchObject({ status: 'succeeded', checkout_url: payUrl });
     const subjects = t.smtp.to(email).map((m) => m.subject);
     expect(subjects).toEqual(
       expect.arrayContaining([
@@ -71,5 +74,50 @@ describe('a newcomer on the embedded default buys tickets through the sandbox fo
         expect.stringContaining('You are in the draw'),
       ]),
     );
+
+    // The site has no front end: the e-mail's links lead to the sandbox's own pages for it.
+    const purchase = t.smtp.to(email).find((m) => m.subject.startsWith('Your 2 tickets'));
+    const token = linkToken(purchase!, 'set-password');
+    expect(purchase!.text).toContain(`${base}/sandbox/sites/${site}/set-password?token=${token}`);
+    const setPage = await fetch(`${base}/sandbox/sites/${site}/set-password?token=${token}`);
+    expect(setPage.status).toBe(200);
+    expect(await setPage.text()).toContain('Set my password');
+    const home = await fetch(`${base}/sandbox/sites/${site}`);
+    expect(await home.text()).toContain('My entries');
+    expect((await fetch(`${base}/sandbox/sites/no-such-site`)).status).toBe(404);
+  });
+
+  it('says after a decline that nothing is entered', async () => {
+    const site = await makeSite(t);
+    const admin = await makeUser(t, site, { role: 'admin' });
+    const raffle = await makePublished(t, admin.token);
+    const order = await api(t.app)
+      .post('/gatewayone/create-order', {
+        item_id: raffle.item_id,
+        site_id: site,
+        customer_email: `decliner-${uid()}@example.com`,
+      })
+      .expect(200);
+    const declined = await fetch(order.body.checkout_url as string, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'decision=decline',
+    });
+    const text = await declined.text();
+    expect(text).toContain('Payment declined.');
+    expect(text).toContain('nothing is');
+  });
+
+  it('answers a generic payment (endpoint 6) with the sandbox page to pay it at', async () => {
+    const site = await makeSite(t);
+    const buyer = await makeUser(t, site);
+    const res = await api(t.app)
+      .as(buyer.token)
+      .post('/payments/create', { amount_cents: 1500, currency: 'GBP', payment_method: 'card' })
+      .expect(200);
+    expect(res.body.metadata.checkout_url).toBe(
+      `${base}/sandbox/gatewayone/pay/${res.body.metadata.checkout_id as string}`,
+    );
+    expect((await fetch(res.body.metadata.checkout_url as string)).status).toBe(200);
   });
 });

@@ -37,6 +37,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     redisUrl: undefined,
     admin: undefined,
     defaultSiteId: 'default',
+    defaultSiteName: undefined,
     providers: 'live',
     // Tests that pay start the loopback fakes and pass their settings (test/support/fake-gateways.ts).
     gatewayOne: undefined,

@@ -17,12 +17,11 @@ export function uid(): string {
 
 export async function makeSite(
   t: TestApp,
-  opts: { frontendUrl?: string; settings?: Record<string, unknown> } = {},
+  opts: { frontendUrl?: string | null; settings?: Record<string, unknown> } = {},
 ): Promise<string> {
   const siteId = `site-${uid()}`;
-  await t.app
-    .get(SitesService)
-    .ensureSite(siteId, `Site ${siteId}`, opts.frontendUrl ?? `https://${siteId}.example.com`);
+  const frontendUrl = opts.frontendUrl === undefined ? `https://${siteId}.example.com` : opts.frontendUrl;
+  await t.app.get(SitesService).ensureSite(siteId, `Site ${siteId}`, frontendUrl);
   if (opts.settings) {
     await t.db.query(`UPDATE site_configs SET additional_settings = $2 WHERE site_id = $1`, [
       siteId,

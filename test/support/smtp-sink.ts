@@ -19,7 +19,8 @@ function decodeQuotedPrintable(body: string): string {
   return Buffer.from(bytes, 'latin1').toString('utf8');
 }
 
-function parse(raw: string, from: string, to: string[]): ReceivedMail {
+/** A whole message (.eml) as received: headers, subject and its text part decoded. */
+export function parseMail(raw: string, from = '', to: string[] = []): ReceivedMail {
   const [head] = raw.split(/\r?\n\r?\n/);
   const headers: Record<string, string> = {};
   for (const line of head.replace(/\r?\n[ \t]+/g, ' ').split(/\r?\n/)) {
@@ -75,7 +76,7 @@ export class SmtpSink {
         stream.on('end', () => {
           const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
           const to = session.envelope.rcptTo.map((r) => r.address);
-          this.messages.push(parse(Buffer.concat(chunks).toString('utf8'), from, to));
+          this.messages.push(parseMail(Buffer.concat(chunks).toString('utf8'), from, to));
           callback();
         });
       },

@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
-import { ApiBearerAuth, ApiForbiddenResponse, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBearerAuth } from '@nestjs/swagger';
 import type { AppRequest } from '#app/common/http/request-context.js';
-import { ProblemDto } from '#app/common/openapi/problem.dto.js';
+import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import type { AuthUser } from './auth-user.js';
 import type { Role } from './roles.js';
 
@@ -18,7 +18,7 @@ export const OptionalAuth = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
     SetMetadata(AUTH_POLICY, { kind: 'optional' }),
     // Not declared as a security requirement: the contract lists these routes as needing no token.
-    ApiUnauthorizedResponse({ type: ProblemDto, description: 'A Bearer token was sent and is not valid.' }),
+    ApiErrors(401),
   );
 
 /** The caller needs a valid token and at least `role` (`user` < `admin` < `superadmin`). */
@@ -26,8 +26,13 @@ export const Auth = (role: Role = 'user'): MethodDecorator & ClassDecorator =>
   applyDecorators(
     SetMetadata(AUTH_POLICY, { kind: 'role', role }),
     ApiBearerAuth(),
-    ApiUnauthorizedResponse({ type: ProblemDto, description: 'No token, or a token that is not valid.' }),
-    ApiForbiddenResponse({ type: ProblemDto, description: `Needs the ${role} role, or names another site.` }),
+    ApiErrors(401, {
+      code: 'FORBIDDEN',
+      detail:
+        role === 'user'
+          ? 'You may not act on another site.'
+          : `You are not allowed to do this (it needs the ${role} role, on your own site).`,
+    }),
   );
 
 export const CurrentUser = createParamDecorator(

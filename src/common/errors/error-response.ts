@@ -36,14 +36,17 @@ export function toErrorResponse(error: unknown): ErrorResponse {
       status >= 500 ? 'An unexpected error occurred.' : typeof message === 'string' ? message : error.message;
     return { status, code: codeForStatus(status), detail, internal: status >= 500 };
   }
-  // Errors raised by Express middleware (body-parser): malformed JSON, oversized body, bad charset.
+  // Errors raised by Express middleware (body-parser): malformed JSON, oversized or too deeply nested
+  // body, bad charset.
   if (isHttpError(error) && error.status >= 400 && error.status < 500 && error.type) {
     const detail =
       error.type === 'entity.parse.failed'
         ? 'The request body is not valid JSON.'
         : error.type === 'entity.too.large'
           ? 'The request body is too large.'
-          : 'The request body could not be read.';
+          : error.type === 'entity.too.deep' && error instanceof Error
+            ? error.message
+            : 'The request body could not be read.';
     return { status: error.status, code: codeForStatus(error.status), detail, internal: false };
   }
   if (error instanceof Error && DATABASE_DOWN.test(error.message)) {

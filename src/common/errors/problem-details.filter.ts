@@ -2,7 +2,7 @@ import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs
 import type { Response } from 'express';
 import type { AppRequest } from '#app/common/http/request-context.js';
 import { type ErrorResponse, toErrorResponse } from './error-response.js';
-import { PROBLEM_CONTENT_TYPE, problem } from './problem.js';
+import { orderFailure, PROBLEM_CONTENT_TYPE, problem } from './problem.js';
 
 /** Answers every failure as problem+json (or the order endpoints' own body) and hides the inside of 5xx. */
 @Catch()
@@ -39,12 +39,7 @@ export function errorPayload(
   if (req.errorShape === 'order') {
     return {
       contentType: 'application/json',
-      body: {
-        success: false,
-        error: error.detail,
-        error_code: error.code,
-        message: error.errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || error.detail,
-      },
+      body: { ...orderFailure(error.code, error.detail, error.errors) },
     };
   }
   return {

@@ -32,6 +32,23 @@ export function problem(
   };
 }
 
+/** The order endpoints' own failure body (endpoints 3 and 4, DESIGN §4). */
+export interface OrderFailure {
+  success: false;
+  error: string;
+  error_code: string;
+  message: string;
+}
+
+export function orderFailure(code: string, detail: string, errors?: FieldError[]): OrderFailure {
+  return {
+    success: false,
+    error: detail,
+    error_code: code,
+    message: errors?.map((e) => `${e.field}: ${e.message}`).join('; ') || detail,
+  };
+}
+
 /** Codes for failures raised by the framework itself rather than by a feature. */
 export function codeForStatus(status: number): string {
   switch (status) {

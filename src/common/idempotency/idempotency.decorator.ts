@@ -22,9 +22,6 @@ export function Idempotent(): MethodDecorator {
         '`Idempotent-Replayed: true`) instead of acting twice. 5xx answers are not kept.',
       schema: { type: 'string', minLength: 1, maxLength: KEY_MAX_LENGTH },
     }),
-    ApiErrors({
-      409: 'IDEMPOTENCY_KEY_IN_USE: a request with this Idempotency-Key is still running (Retry-After).',
-      422: 'IDEMPOTENCY_KEY_REUSED: this Idempotency-Key came with a different request.',
-    }),
+    ApiErrors('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
   );
 }

@@ -15,3 +15,13 @@ export class ProblemDto {
   @ApiProperty({ type: String, example: '6f1c2d0e-3b4a-4c5d-9e8f-0a1b2c3d4e5f' }) request_id!: string;
   @ApiPropertyOptional({ type: [FieldErrorDto] }) errors?: FieldErrorDto[];
 }
+
+/** The order endpoints' failure body (endpoints 3 and 4 answer failures in their own shape). */
+export class OrderFailureDto {
+  @ApiProperty({ type: Boolean, example: false }) success!: boolean;
+  @ApiProperty({ type: String, example: 'The amount does not match the server’s price for this order.' })
+  error!: string;
+  @ApiProperty({ type: String, example: 'AMOUNT_MISMATCH' }) error_code!: string;
+  @ApiProperty({ type: String, description: 'The field errors, `field: message; …`, else the error again.' })
+  message!: string;
+}

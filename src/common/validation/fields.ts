@@ -59,6 +59,7 @@ export function Str(o: Common & { min?: number; max?: number } = {}): PropertyDe
 export function Email(o: Common = {}): PropertyDecorator {
   return applyDecorators(
     presence(o),
+    IsString(),
     IsEmail({}, { message: 'must be an e-mail address' }),
     MaxLength(254),
     doc({ example: 'jane@example.com', ...o }, { type: String, format: 'email', maxLength: 254 }),

@@ -1,10 +1,11 @@
 import { ValidationPipe, type ValidationError } from '@nestjs/common';
 import { AppException, type FieldError } from '#app/common/errors/app.exception.js';
+import { essentialConstraints } from './validation.rules.js';
 
 function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   return errors.flatMap((error) => {
     const field = parent ? `${parent}.${error.property}` : error.property;
-    const own = Object.values(error.constraints ?? {}).map((message) => ({ field, message }));
+    const own = essentialConstraints(error.constraints ?? {}).map((message) => ({ field, message }));
     return [...own, ...flatten(error.children ?? [], field)];
   });
 }

@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common'
 import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { AppConfig } from '#app/config/app-config.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { titleFromSiteId } from '#app/modules/sites/sites.rules.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
@@ -32,15 +33,21 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.sites.ensureSite(this.config.defaultSiteId, this.config.defaultSiteId, null);
+    await this.sites.ensureSite(this.config.defaultSiteId, this.siteName(this.config.defaultSiteId), null);
     if (this.config.admin) await this.createSuperadmin(this.config.admin);
+  }
+
+  /** ADMIN_SITE_NAME for ADMIN_SITE_ID's site, else a title made from the id (`main` → `Main`). */
+  private siteName(siteId: string): string {
+    const given = siteId === this.config.defaultSiteId ? this.config.defaultSiteName : undefined;
+    return given ?? titleFromSiteId(siteId);
   }
 
   /** Answers whether an account was created. */
   async createSuperadmin(admin: NewSuperadmin): Promise<boolean> {
     const problems = passwordProblems(admin.password, admin.email);
     if (problems.length) throw new Error(`ADMIN_PASSWORD ${problems.join(', ')}`);
-    await this.sites.ensureSite(admin.siteId, admin.siteId, null);
+    await this.sites.ensureSite(admin.siteId, this.siteName(admin.siteId), null);
     if (await this.accounts.findByEmail(admin.siteId, admin.email)) return false;
     const passwordHash = await this.hasher.hash(admin.password);
     const now = new Date();

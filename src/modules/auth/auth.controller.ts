@@ -9,10 +9,15 @@ import {
 import { Public } from '#app/common/auth/auth.decorators.js';
 import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
-import { ProblemDto } from '#app/common/openapi/problem.dto.js';
+import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { RateLimit } from '#app/common/rate-limit/rate-limit.decorator.js';
 import { RATE_LIMITS } from '#app/common/rate-limit/rate-limit.rules.js';
-import { ApiUnauthorizedResponse } from '@nestjs/swagger';
+import {
+  EXAMPLE_ADMIN,
+  EXAMPLE_MAIL_TOKEN,
+  EXAMPLE_NEWCOMER,
+  EXAMPLE_REFRESH_TOKEN,
+} from './auth.examples.js';
 import { AuthService } from './auth.service.js';
 import {
   EmailSentDto,
@@ -41,13 +46,27 @@ export class AuthController {
   @Post('register')
   @Public()
   @RateLimit(...RATE_LIMITS.register)
-  @ApiOperation({ summary: 'Create an account on a site (18+ declaration required) and sign in' })
-  @ApiCreatedResponse({ type: RegisteredDto })
-  @ApiErrors(400, {
-    404: 'UNKNOWN_SITE',
-    409: 'EMAIL_TAKEN',
-    422: 'AGE_REQUIRED, UNDER_AGE or CONSENT_REQUIRED',
+  @ApiOperation({
+    summary: 'Create an account on a site and sign in',
+    description:
+      'The 18+ declaration `age_confirmed` is required unless the site’s `additional_settings.age_check` ' +
+      'is `"none"`.',
   })
+  @ApiRequestExample({
+    summary: 'A newcomer on site main',
+    description: 'Its token is the one the user examples (entries, profile, limits) are authorised with.',
+    value: {
+      email: EXAMPLE_NEWCOMER.email,
+      password: EXAMPLE_NEWCOMER.password,
+      site_id: 'main',
+      name: 'Jane Newcomer',
+      data_processing_consent: true,
+      age_confirmed: true,
+      marketing_consent: false,
+    },
+  })
+  @ApiCreatedResponse({ type: RegisteredDto })
+  @ApiErrors(400, 'UNKNOWN_SITE', 'EMAIL_TAKEN', 'AGE_REQUIRED', 'UNDER_AGE', 'CONSENT_REQUIRED')
   register(@Body() body: RegisterDto, @ReqMeta() meta: RequestMeta): Promise<RegisteredDto> {
     return this.auth.register(body, meta);
   }
@@ -58,14 +77,20 @@ export class AuthController {
   @RateLimit(...RATE_LIMITS.login)
   @ApiOperation({
     summary: 'Sign in with e-mail and password',
-    description: 'Five failures lock the account for 15 minutes.',
+    description:
+      'Copy `access_token` and paste it into **Authorize**. Five failures lock the account for 15 minutes.',
+  })
+  @ApiRequestExample({
+    summary: 'The README’s first admin',
+    description:
+      'As started by the README: `ADMIN_EMAIL=admin@example.com ADMIN_PASSWORD=… ADMIN_SITE_ID=main`.',
+    value: { email: EXAMPLE_ADMIN.email, password: EXAMPLE_ADMIN.password, site_id: 'main' },
   })
   @ApiOkResponse({ type: TokenPairDto })
-  @ApiUnauthorizedResponse({
-    type: ProblemDto,
-    description: 'Unknown e-mail, wrong password or locked account.',
+  @ApiErrors(400, {
+    code: 'UNAUTHENTICATED',
+    detail: 'The e-mail or password is not correct, or the account is locked.',
   })
-  @ApiErrors(400)
   login(@Body() body: LoginDto, @ReqMeta() meta: RequestMeta): Promise<TokenPairDto> {
     return this.auth.login(body, meta);
   }
@@ -74,9 +99,13 @@ export class AuthController {
   @Public()
   @HttpCode(200)
   @ApiOperation({ summary: 'Exchange a refresh token for a new pair (the old one stops working)' })
+  @ApiRequestExample({
+    summary: 'A refresh token',
+    description: 'Replace it with the `refresh_token` that login or registration answered.',
+    value: { refresh_token: EXAMPLE_REFRESH_TOKEN },
+  })
   @ApiOkResponse({ type: TokenPairDto })
-  @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Unknown, expired, revoked or reused token.' })
-  @ApiErrors(400)
+  @ApiErrors(400, { code: 'UNAUTHENTICATED', detail: 'The refresh token is not valid.' })
   refresh(@Body() body: RefreshDto, @ReqMeta() meta: RequestMeta): Promise<TokenPairDto> {
     return this.sessions.refresh(body.refresh_token, meta);
   }
@@ -85,6 +114,11 @@ export class AuthController {
   @Public()
   @HttpCode(204)
   @ApiOperation({ summary: 'End the session a refresh token belongs to' })
+  @ApiRequestExample({
+    summary: 'A refresh token',
+    description: 'Replace it with the `refresh_token` to end; an unknown one also answers 204.',
+    value: { refresh_token: EXAMPLE_REFRESH_TOKEN },
+  })
   @ApiNoContentResponse({ description: 'Done (also for an unknown token).' })
   @ApiErrors(400)
   async logout(@Body() body: RefreshDto): Promise<void> {
@@ -97,7 +131,13 @@ export class AuthController {
   @RateLimit(...RATE_LIMITS.passwordReset)
   @ApiOperation({
     summary: 'Send a password-reset e-mail',
-    description: 'Answers the same whether or not the account or the site exists.',
+    description:
+      'Answers the same whether or not the account or the site exists. The e-mail links to the site’s ' +
+      '`frontend_url`, or in the sandbox to this service’s own page for setting a password.',
+  })
+  @ApiRequestExample({
+    summary: 'The newcomer forgot its password',
+    value: { email: EXAMPLE_NEWCOMER.email, site_id: 'main' },
   })
   @ApiOkResponse({ type: EmailSentDto })
   @ApiErrors(400, 429)
@@ -112,8 +152,14 @@ export class AuthController {
     summary: 'Set a password with a reset or set token',
     description: 'Activates the account, ends its other sessions and answers a one-time sign-in link.',
   })
+  @ApiRequestExample({
+    summary: 'A token from a password e-mail',
+    description:
+      'Replace `token` with the one in the link of a password-reset or password-set e-mail (`GET /admin/outbox`).',
+    value: { token: EXAMPLE_MAIL_TOKEN, password: 'another-long-passphrase-43' },
+  })
   @ApiOkResponse({ type: PasswordSetDto })
-  @ApiErrors(400, { 422: 'INVALID_TOKEN: unknown, used or expired' })
+  @ApiErrors(400, 'INVALID_TOKEN')
   passwordSetConfirm(
     @Body() body: PasswordSetConfirmDto,
     @ReqMeta() meta: RequestMeta,
@@ -126,6 +172,10 @@ export class AuthController {
   @HttpCode(200)
   @RateLimit(...RATE_LIMITS.magicLink)
   @ApiOperation({ summary: 'E-mail a one-time sign-in link', description: 'Same answer for any e-mail.' })
+  @ApiRequestExample({
+    summary: 'A sign-in link for the newcomer',
+    value: { email: EXAMPLE_NEWCOMER.email, site_id: 'main' },
+  })
   @ApiOkResponse({ type: EmailSentDto })
   @ApiErrors(400, 429)
   magicLink(@Body() body: EmailSiteDto, @ReqMeta() meta: RequestMeta): Promise<EmailSentDto> {
@@ -136,9 +186,17 @@ export class AuthController {
   @Public()
   @HttpCode(200)
   @ApiOperation({ summary: 'Exchange a sign-in link’s token for tokens' })
+  @ApiRequestExample({
+    summary: 'A token from a sign-in link',
+    description:
+      'Replace `token` with the one in a sign-in e-mail’s link, or in endpoint 1’s `activation_link`.',
+    value: { token: EXAMPLE_MAIL_TOKEN },
+  })
   @ApiOkResponse({ type: TokenPairDto })
-  @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Unknown, used or expired link.' })
-  @ApiErrors(400)
+  @ApiErrors(400, {
+    code: 'UNAUTHENTICATED',
+    detail: 'The link is not valid: it may have expired or been used already.',
+  })
   magicLinkVerify(@Body() body: TokenDto, @ReqMeta() meta: RequestMeta): Promise<TokenPairDto> {
     return this.flows.verifyMagicLink(body.token, meta);
   }

@@ -6,6 +6,7 @@ import { AppConfig } from '#app/config/app-config.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { MailService } from '#app/modules/mail/mail.service.js';
 import type { MailKind } from '#app/modules/mail/mail.types.js';
+import { siteLinkBase } from '#app/modules/sites/sites.rules.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
@@ -172,7 +173,7 @@ export class PasswordFlowsService {
       manager,
     );
     const site = await this.sites.findBySiteId(user.site_id, manager);
-    const url = frontendLink(site?.frontend_url ?? this.config.publicBaseUrl, link.path, token);
+    const url = frontendLink(siteLinkBase(site, user.site_id, this.config), link.path, token);
     if (mailTo) {
       await this.mail.send(
         {

@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentSite, CurrentUser, OptionalAuth } from '#app/common/auth/auth.decorators.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { CatalogueService } from './catalogue.service.js';
 import { CreateDiscountBrandDto, CreateTagDto, SiteListQueryDto } from './dto/catalogue.dto.js';
@@ -11,17 +12,26 @@ import { DiscountBrandDto, TagDto } from './dto/responses.dto.js';
 
 const PAGED = 'Paged: `limit`, `cursor`; next page in `X-Next-Cursor`.';
 
-@ApiTags('discounts')
 @Controller()
 export class CatalogueController {
   constructor(private readonly catalogue: CatalogueService) {}
 
   @Post('admin/discount-brands')
+  @ApiTags('admin: discounts')
   @HttpCode(HttpStatus.CREATED)
   @Auth('admin')
   @ApiOperation({ summary: 'Create a discount brand' })
+  @ApiRequestExample({
+    summary: 'A partner brand on your site',
+    value: {
+      name: 'Acme Outdoor',
+      description: 'Tents, boots and everything for the trail.',
+      logo: 'https://cdn.example.com/acme.png',
+      max_discount: 'Up to 40%',
+    },
+  })
   @ApiCreatedResponse({ type: DiscountBrandDto })
-  @ApiErrors(400, { 404: 'The named site does not exist (UNKNOWN_SITE).', 409: 'Slug taken (SLUG_TAKEN).' })
+  @ApiErrors(400, 'UNKNOWN_SITE', 'SLUG_TAKEN')
   createBrand(
     @CurrentSite() siteId: string,
     @Body() body: CreateDiscountBrandDto,
@@ -30,6 +40,7 @@ export class CatalogueController {
   }
 
   @Get('discount-brands')
+  @ApiTags('discounts')
   @OptionalAuth()
   @ApiOperation({
     summary: 'Published discount brands of a site, by name, each with its active codes',
@@ -49,16 +60,25 @@ export class CatalogueController {
   }
 
   @Post('admin/tags')
+  @ApiTags('admin: discounts')
   @HttpCode(HttpStatus.CREATED)
   @Auth('admin')
   @ApiOperation({ summary: 'Create a tag for discount codes' })
+  @ApiRequestExample({
+    summary: 'An "Outdoor" tag',
+    value: { name: 'Outdoor', color: '#2e7d32' },
+  })
   @ApiCreatedResponse({ type: TagDto })
-  @ApiErrors(400, { 404: 'The named site does not exist (UNKNOWN_SITE).', 409: 'Slug taken (SLUG_TAKEN).' })
+  @ApiErrors(400, 'UNKNOWN_SITE', {
+    code: 'SLUG_TAKEN',
+    detail: 'The site already has a tag with slug "outdoor".',
+  })
   createTag(@CurrentSite() siteId: string, @Body() body: CreateTagDto): Promise<TagDto> {
     return this.catalogue.createTag(siteId, body);
   }
 
   @Get('tags')
+  @ApiTags('discounts')
   @OptionalAuth()
   @ApiOperation({ summary: 'Active tags of a site, by name', description: PAGED })
   @ApiOkResponse({ type: [TagDto] })

@@ -31,7 +31,7 @@ export class CodeExportController {
       },
     },
   })
-  @ApiErrors(404, { 422: 'Not a bulk code (NOT_A_BULK_CODE).' })
+  @ApiErrors(404, 'NOT_A_BULK_CODE')
   async exportCodes(
     @CurrentSite() siteId: string,
     @Param('id', UuidParam) id: string,

@@ -22,6 +22,7 @@ import type { Response } from 'express';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentSite, CurrentUser, OptionalAuth } from '#app/common/auth/auth.decorators.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { BulkGenerateService } from './bulk-generate.service.js';
@@ -34,12 +35,13 @@ import {
 } from './dto/discount-code-input.dto.js';
 import { BulkGenerateResultDto, DiscountCodeDto } from './dto/responses.dto.js';
 
-const UNKNOWN_REFS =
-  'Unknown brand or tag of the site (UNKNOWN_DISCOUNT_BRAND, UNKNOWN_TAG), or valid_from after valid_until (INVALID_VALIDITY_WINDOW).';
 const MASKING =
   '`code` is `null` (and `code_display` bullets) unless you are an admin of the site or claimed the code.';
 
-@ApiTags('discounts')
+const BRAND_ID =
+  'Replace `discount_brand_id` (and `tag_ids`) with ids `POST /admin/discount-brands` (and `POST /admin/tags`) answered.';
+const EXAMPLE_ID = '6f1c2d0e-3b4a-4c5d-9e8f-0a1b2c3d4e5f';
+
 @Controller('discount-codes')
 export class DiscountCodesController {
   constructor(
@@ -48,11 +50,27 @@ export class DiscountCodesController {
   ) {}
 
   @Post()
+  @ApiTags('admin: discounts')
   @HttpCode(HttpStatus.CREATED)
   @Auth('admin')
   @ApiOperation({ summary: 'Create a discount code (endpoint 7)' })
+  @ApiRequestExample({
+    summary: '20% off at a partner, for 100 points',
+    description: BRAND_ID,
+    value: {
+      code: 'TRAIL20',
+      discount_brand_id: EXAMPLE_ID,
+      points_required: 100,
+      title: '20% off at Acme Outdoor',
+      discount_percentage: 20,
+      tag_ids: [EXAMPLE_ID],
+      featured: true,
+      valid_from: '2026-01-01T00:00:00Z',
+      valid_until: '2036-12-31T23:59:59Z',
+    },
+  })
   @ApiCreatedResponse({ type: DiscountCodeDto })
-  @ApiErrors(400, { 422: `${UNKNOWN_REFS} Bulk codes: use bulk-generate (USE_BULK_GENERATE).` })
+  @ApiErrors(400, 'UNKNOWN_DISCOUNT_BRAND', 'UNKNOWN_TAG', 'INVALID_VALIDITY_WINDOW', 'USE_BULK_GENERATE')
   create(
     @CurrentUser() caller: AuthUser,
     @CurrentSite() siteId: string,
@@ -62,6 +80,7 @@ export class DiscountCodesController {
   }
 
   @Post('bulk-generate')
+  @ApiTags('admin: discounts')
   @HttpCode(HttpStatus.CREATED)
   @Auth('admin')
   @ApiOperation({
@@ -72,8 +91,21 @@ export class DiscountCodesController {
       'of its prefix and length, counting those the site already generated (else 422 CODE_SPACE_TOO_SMALL). ' +
       'Export them with `GET /admin/discount-codes/{id}/codes.csv`.',
   })
+  @ApiRequestExample({
+    summary: '100 unique 10%-off codes, 50 points each',
+    description: BRAND_ID,
+    value: {
+      code_length: 8,
+      count: 100,
+      discount_brand_id: EXAMPLE_ID,
+      points_required: 50,
+      title: '10% off at Acme Outdoor, one code each',
+      prefix: 'ACME-',
+      discount_percentage: 10,
+    },
+  })
   @ApiCreatedResponse({ type: BulkGenerateResultDto })
-  @ApiErrors(400, { 422: `${UNKNOWN_REFS} Code space too small (CODE_SPACE_TOO_SMALL).` })
+  @ApiErrors(400, 'UNKNOWN_DISCOUNT_BRAND', 'UNKNOWN_TAG', 'INVALID_VALIDITY_WINDOW', 'CODE_SPACE_TOO_SMALL')
   bulkGenerate(
     @CurrentUser() caller: AuthUser,
     @CurrentSite() siteId: string,
@@ -83,6 +115,7 @@ export class DiscountCodesController {
   }
 
   @Get()
+  @ApiTags('discounts')
   @OptionalAuth()
   @ApiOperation({
     summary: 'Discount codes of a site, newest first',
@@ -104,6 +137,7 @@ export class DiscountCodesController {
   }
 
   @Get(':id')
+  @ApiTags('discounts')
   @OptionalAuth()
   @ApiOperation({ summary: 'One discount code', description: MASKING })
   @ApiOkResponse({ type: DiscountCodeDto })
@@ -117,6 +151,7 @@ export class DiscountCodesController {
   }
 
   @Get(':id/with-claims')
+  @ApiTags('discounts')
   @Auth('user')
   @ApiOperation({
     summary: 'One discount code with the current user’s claims (endpoint 9)',
@@ -133,13 +168,26 @@ export class DiscountCodesController {
   }
 
   @Put(':id')
+  @ApiTags('admin: discounts')
   @Auth('admin')
   @ApiOperation({
     summary: 'Update a discount code',
     description: 'Only the fields sent change; `null` clears an optional field; `tag_ids` replaces the tags.',
   })
+  @ApiRequestExample({
+    summary: 'No longer featured, and at most 500 claims',
+    description: '`{id}`: the code’s id, as its creation answered.',
+    value: { featured: false, max_uses: 500 },
+  })
   @ApiOkResponse({ type: DiscountCodeDto })
-  @ApiErrors(400, 404, { 422: `${UNKNOWN_REFS} Text of a bulk code (NOT_FOR_BULK_CODES).` })
+  @ApiErrors(
+    400,
+    404,
+    'UNKNOWN_DISCOUNT_BRAND',
+    'UNKNOWN_TAG',
+    'INVALID_VALIDITY_WINDOW',
+    'NOT_FOR_BULK_CODES',
+  )
   update(
     @CurrentUser() caller: AuthUser,
     @CurrentSite() siteId: string,
@@ -150,6 +198,7 @@ export class DiscountCodesController {
   }
 
   @Delete(':id')
+  @ApiTags('admin: discounts')
   @HttpCode(HttpStatus.NO_CONTENT)
   @Auth('admin')
   @ApiOperation({

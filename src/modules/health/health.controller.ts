@@ -2,15 +2,15 @@ import { Controller, Get, Header, HttpStatus, ServiceUnavailableException } from
 import { HealthCheckService, type HealthCheckResult, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import {
   ApiOkResponse,
+  ApiOperation,
   ApiProperty,
   type ApiPropertyOptions,
   ApiPropertyOptional,
-  ApiServiceUnavailableResponse,
   ApiTags,
 } from '@nestjs/swagger';
 import { Public } from '#app/common/auth/auth.decorators.js';
 import { AppException } from '#app/common/errors/app.exception.js';
-import { ProblemDto } from '#app/common/openapi/problem.dto.js';
+import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { JobsHealthIndicator } from './jobs.health.js';
 
 class LivenessDto {
@@ -53,6 +53,10 @@ export class HealthController {
   @Get('live')
   @Public()
   @Header('Cache-Control', 'no-store')
+  @ApiOperation({
+    summary: 'Liveness: the process answers',
+    description: 'Checks nothing else, so a slow database never gets the instance restarted.',
+  })
   @ApiOkResponse({ type: LivenessDto, description: 'The process is up.' })
   live(): LivenessDto {
     return { status: 'ok', uptime_seconds: Math.round(process.uptime() * 10) / 10 };
@@ -62,11 +66,13 @@ export class HealthController {
   @Get('ready')
   @Public()
   @Header('Cache-Control', 'no-store')
-  @ApiOkResponse({ type: ReadinessDto, description: 'Database and job queue are up.' })
-  @ApiServiceUnavailableResponse({
-    type: ProblemDto,
-    description: 'A dependency is down (NOT_READY), or shutting down.',
+  @ApiOperation({
+    summary: 'Readiness: database and job queue are up',
+    description:
+      'Whether this instance should receive traffic; 503 while a dependency is down or it shuts down.',
   })
+  @ApiOkResponse({ type: ReadinessDto, description: 'Database and job queue are up.' })
+  @ApiErrors('NOT_READY')
   async ready(): Promise<HealthCheckResult> {
     try {
       return await this.health.check([

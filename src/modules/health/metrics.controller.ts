@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Header, Headers } from '@nestjs/common';
-import { ApiOkResponse, ApiProduces, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Registry } from 'prom-client';
 import { Public } from '#app/common/auth/auth.decorators.js';
 import { AppException } from '#app/common/errors/app.exception.js';
-import { ProblemDto } from '#app/common/openapi/problem.dto.js';
+import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { AppConfig } from '#app/config/app-config.js';
 import { MetricsService } from './metrics.service.js';
 
@@ -34,12 +34,13 @@ export class MetricsController {
   @Header('Content-Type', Registry.PROMETHEUS_CONTENT_TYPE)
   @Header('Cache-Control', 'no-store')
   @ApiProduces('text/plain')
-  @ApiOkResponse({ description: 'Prometheus exposition format, version 0.0.4.', schema: { type: 'string' } })
-  @ApiUnauthorizedResponse({
-    type: ProblemDto,
+  @ApiOperation({
+    summary: 'Prometheus metrics',
     description:
-      'METRICS_TOKEN is configured and `Authorization: Bearer <METRICS_TOKEN>` is missing or wrong.',
+      'Public unless METRICS_TOKEN is configured; then `Authorization: Bearer <METRICS_TOKEN>` (not a user token).',
   })
+  @ApiOkResponse({ description: 'Prometheus exposition format, version 0.0.4.', schema: { type: 'string' } })
+  @ApiErrors({ code: 'UNAUTHENTICATED', detail: 'A valid metrics token is required.' })
   async scrape(@Headers('authorization') authorization: string | undefined): Promise<string> {
     if (!metricsAuthorized(this.config.metricsToken, authorization)) {
       throw AppException.unauthenticated('A valid metrics token is required.');

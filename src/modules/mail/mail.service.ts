@@ -4,6 +4,7 @@ import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { AppConfig } from '#app/config/app-config.js';
 import type { JobMap } from '#app/infra/jobs/job.types.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { siteLinkBase } from '#app/modules/sites/sites.rules.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { MailerDelivery } from './mailer-delivery.js';
@@ -86,7 +87,8 @@ export class MailService implements OnModuleInit {
 
   private async dispatch(data: MailJob): Promise<string | null> {
     const site = await this.sites.findBySiteId(data.site_id);
-    const vars = mailVariables(site, data.site_id, data.variables, this.config.publicBaseUrl, new Date());
+    const links = siteLinkBase(site, data.site_id, this.config);
+    const vars = mailVariables(site, data.site_id, data.variables, links, new Date());
     const route = mailRouteOf(site);
     if (route === 'mailer') {
       if (!site) throw new Error(`site ${data.site_id} is gone`);

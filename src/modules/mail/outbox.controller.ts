@@ -7,7 +7,7 @@ import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { OutboxEntryDto, OutboxMessageDto, OutboxQueryDto, OutboxSiteQueryDto } from './dto/outbox.dto.js';
 import { OutboxService } from './outbox.service.js';
 
-@ApiTags('admin: sites')
+@ApiTags('admin: mail')
 @Controller('admin/outbox')
 export class OutboxController {
   constructor(private readonly outbox: OutboxService) {}
@@ -17,8 +17,10 @@ export class OutboxController {
   @ApiOperation({
     summary: 'Messages the log transport wrote instead of sending, newest first',
     description:
-      'For sites whose `email_provider` is `log`, or every site when MAIL_TRANSPORT is `log`. Kept on the ' +
-      'instance that sent them. Paged: `limit`, `cursor`; next page in `X-Next-Cursor`.',
+      'For sites whose `email_provider` is `log`, or every site when MAIL_TRANSPORT is `log` (the sandbox’s ' +
+      'default). A job sends each e-mail shortly after what caused it: purchase e-mails appear within a ' +
+      'second or two of the payment. Kept on the instance that sent them. Paged: `limit`, `cursor`; next ' +
+      'page in `X-Next-Cursor`.',
   })
   @ApiOkResponse({ type: [OutboxEntryDto] })
   @ApiErrors(400)

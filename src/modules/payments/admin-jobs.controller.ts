@@ -21,7 +21,11 @@ export class AdminJobsController {
   @Auth('superadmin')
   @HttpCode(200)
   @ApiOperation({ summary: 'Run a scheduled job now' })
-  @ApiParam({ name: 'name', enum: ['reconciliation', 'renewals', 'expiries', 'reminders'] })
+  @ApiParam({
+    name: 'name',
+    enum: ['reconciliation', 'renewals', 'expiries', 'reminders'],
+    description: 'A job that has not arrived yet with its feature answers 404.',
+  })
   @ApiOkResponse({ type: JobRunDto })
   @ApiErrors(404)
   async runJob(@Param('name') name: string): Promise<JobRunDto> {

@@ -5,6 +5,7 @@ import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentSite, CurrentUser } from '#app/common/auth/auth.decorators.js';
 import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { PaymentListQueryDto, PaymentTransactionDto, RefundDto } from './dto/payment.dto.js';
@@ -40,10 +41,18 @@ export class AdminPaymentsController {
   @HttpCode(200)
   @ApiOperation({
     summary: 'Refund a payment, whole or in part, at its gateway',
-    description: 'Points the payment earned are reversed pro rata. 409 NOT_REFUNDABLE, 422 REFUND_TOO_LARGE.',
+    description: 'Points the payment earned are reversed pro rata.',
+  })
+  @ApiRequestExample({
+    summary: 'Give back £2.50 of a paid order',
+    description: '`{id}`: a succeeded payment’s id (an order’s `order_id`, or `GET /admin/payments`).',
+    value: { amount_cents: 250, reason: 'Goodwill refund' },
   })
   @ApiOkResponse({ type: PaymentTransactionDto })
-  @ApiErrors(400, 404, 409, 422)
+  @ApiErrors(400, 404, 'NOT_REFUNDABLE', 'REFUND_TOO_LARGE', {
+    code: 'GATEWAY_UNAVAILABLE',
+    detail: 'The refund was not made: the gateway declined it.',
+  })
   refundPayment(
     @CurrentUser() admin: AuthUser,
     @Param('id', UuidParam) id: string,

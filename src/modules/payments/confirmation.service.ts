@@ -1,7 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { AppException } from '#app/common/errors/app.exception.js';
 import { ProviderError } from '#app/infra/providers/provider-error.js';
-import type { EntryRefusal } from '#app/modules/raffles/entries/entries.rules.js';
+import { type EntryRefusal, refusalStatus } from '#app/modules/raffles/entries/entries.rules.js';
 import { PaymentGateways } from './payment-gateways.js';
 import { PaymentOutcomeService } from './payment-outcome.service.js';
 import { type PaymentHead, PaymentsRepository } from './payments.repository.js';
@@ -89,7 +89,5 @@ function unfillable(payment: PaymentHead): AppException {
   const text =
     'Your payment went through, but the tickets could no longer be entered; nothing was entered and the ' +
     'whole amount is being refunded.';
-  return refusal === 'RAFFLE_CLOSED'
-    ? AppException.conflict(refusal, text)
-    : AppException.unprocessable(refusal, text);
+  return new AppException(refusalStatus(refusal), refusal, text);
 }

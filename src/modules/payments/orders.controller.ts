@@ -4,6 +4,8 @@ import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { CurrentSite, CurrentUser, OptionalAuth } from '#app/common/auth/auth.decorators.js';
 import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
 import { Idempotent } from '#app/common/idempotency/idempotency.decorator.js';
+import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { RateLimit } from '#app/common/rate-limit/rate-limit.decorator.js';
 import { RATE_LIMITS } from '#app/common/rate-limit/rate-limit.rules.js';
 import { ConfirmationService } from './confirmation.service.js';
@@ -13,14 +15,32 @@ import {
   GatewayTwoOrderDto,
   GatewayTwoOrderResultDto,
 } from './dto/order.dto.js';
+import { RAFFLE_EXAMPLE } from '#app/modules/raffles/raffles.examples.js';
 import { OrdersService } from './orders.service.js';
 
-const ERROR_CODES =
+const FAILURES =
   'Failures answer `{success: false, error, error_code, message}` with the HTTP status of the same failure ' +
-  'elsewhere: VALIDATION_FAILED (400), UNAUTHENTICATED (401, a bad token), USER_MISMATCH, AMOUNT_MISMATCH, ' +
-  'CURRENCY_MISMATCH, SOLD_OUT, MAX_ENTRIES_REACHED, SPEND_LIMIT_REACHED, SELF_PAUSED, PAYMENT_DECLINED, ' +
-  'UNKNOWN_UPSELL (422), NOT_FOUND, UNKNOWN_SITE (404), RAFFLE_CLOSED (409), IDEMPOTENCY_KEY_IN_USE (409), ' +
-  'IDEMPOTENCY_KEY_REUSED (422), RATE_LIMITED (429), GATEWAY_UNAVAILABLE (502).';
+  'elsewhere; each status below lists its codes.';
+
+/** What creating an order can answer at either gateway. */
+const ORDER_ERRORS = [
+  400,
+  404,
+  { code: 'FORBIDDEN', detail: 'You may not buy on another site.' },
+  'UNKNOWN_SITE',
+  'RAFFLE_NOT_STARTED',
+  'RAFFLE_CLOSED',
+  'USER_MISMATCH',
+  'AMOUNT_MISMATCH',
+  'CURRENCY_MISMATCH',
+  'UNKNOWN_UPSELL',
+  'UPSELL_REPEATED',
+  'NOT_ENOUGH_TICKETS',
+  'MAX_ENTRIES_EXCEEDED',
+  'SPEND_LIMIT_REACHED',
+  'SELF_PAUSED',
+  'GATEWAY_UNAVAILABLE',
+] as const;
 
 @ApiTags('payments')
 @Controller()
@@ -44,10 +64,25 @@ export class OrdersController {
       'purchase). Confirmation (`confirmation_only: true` with `order_id` and/or `payment_id`): the server ' +
       'asks the gateway and fulfils; `result_code`/`status` are only recorded. A paid order that can no ' +
       'longer be entered (sold out, or the buyer’s cap reached meanwhile) answers that refusal and is ' +
-      'refunded whole. ' +
-      ERROR_CODES,
+      'refunded whole. In the sandbox, open the answer’s `checkout_url` in a browser to pay. ' +
+      FAILURES,
+  })
+  @ApiRequestExample({
+    summary: 'A guest buys two tickets',
+    description:
+      'No token: `customer_email` names the buyer, and a new one gets an account and a password-set ' +
+      'e-mail. Needs the published raffle of `POST /admin/raffles`’s example.',
+    value: {
+      item_id: RAFFLE_EXAMPLE.item_id,
+      site_id: 'main',
+      quantity: 2,
+      customer_email: 'buyer@example.com',
+      customer_name: 'Sam Buyer',
+      user_exists: false,
+    },
   })
   @ApiOkResponse({ type: GatewayOneOrderResultDto })
+  @ApiErrors(...ORDER_ERRORS, 'SOLD_OUT', 'MAX_ENTRIES_REACHED', 'PAYMENT_DECLINED')
   async gatewayOneCreateOrder(
     @Body() body: GatewayOneOrderDto,
     @CurrentUser() caller: AuthUser | undefined,
@@ -65,6 +100,7 @@ export class OrdersController {
         success:
           payment.status === 'succeeded' || payment.status === 'pending' || payment.status === 'review',
         checkout_id: payment.checkout_id,
+        checkout_url: payment.checkout_url,
         order_id: payment.id,
         payment_id: payment.gateway_transaction_id ?? payment.checkout_id,
         order_state: payment.status,
@@ -101,13 +137,17 @@ export class OrdersController {
     return {
       success: true,
       checkout_id: checkout.checkoutId,
+      checkout_url: checkout.checkoutUrl,
       order_id: payment.id,
       payment_id: checkout.checkoutId,
       order_state: payment.status,
       status: payment.status,
       environment: this.orders.environment(),
       integrity: checkout.integrity,
-      message: 'Checkout created; complete the payment on the hosted form.',
+      message:
+        this.orders.environment() === 'sandbox'
+          ? 'Checkout created; open checkout_url in a browser to pay.'
+          : 'Checkout created; complete the payment on the hosted form.',
       error: null,
       error_code: null,
     };
@@ -122,10 +162,26 @@ export class OrdersController {
     summary: 'Create an order at gatewaytwo',
     description:
       'With `item_id` the server prices the raffle order like gatewayone’s (`amount` must match); without it, ' +
-      'a generic payment of `amount`. Answers the gateway’s `checkout_url`. ' +
-      ERROR_CODES,
+      'a generic payment of `amount`. Answers the gateway’s `checkout_url` (in the sandbox, a page to open ' +
+      'in a browser). ' +
+      FAILURES,
+  })
+  @ApiRequestExample({
+    summary: 'A guest buys two tickets at gatewaytwo',
+    description:
+      '`amount` must be the server’s price: 2 × £2.50. Needs the published raffle of the examples.',
+    value: {
+      amount: 5,
+      currency: 'GBP',
+      description: '2 tickets for Win a camper van',
+      item_id: RAFFLE_EXAMPLE.item_id,
+      site_id: 'main',
+      quantity: 2,
+      customer_email: 'buyer@example.com',
+    },
   })
   @ApiOkResponse({ type: GatewayTwoOrderResultDto })
+  @ApiErrors(...ORDER_ERRORS)
   async gatewayTwoCreateOrder(
     @Body() body: GatewayTwoOrderDto,
     @CurrentUser() caller: AuthUser | undefined,
@@ -161,6 +217,7 @@ export class OrdersController {
   }
 }
 
+/** The checkout's address, kept on the payment's metadata when it was opened. */
 /** Campaign fields kept on the payment's metadata for reporting. */
 function utmOf(body: object): Record<string, unknown> {
   const keys = [

@@ -5,6 +5,7 @@ import type { RequestMeta } from '#app/common/http/request-meta.js';
 import { isCurrencyCode, majorToMinor, MoneyError } from '#app/common/money.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { ProviderError } from '#app/infra/providers/provider-error.js';
+import { notStartedYet, refusalDetail, refusalStatus } from '#app/modules/raffles/entries/entries.rules.js';
 import { canJoin } from '#app/modules/raffles/raffles.rules.js';
 import { RafflesService } from '#app/modules/raffles/raffles.service.js';
 import { ResponsiblePlayService } from '#app/modules/responsible-play/responsible-play.service.js';
@@ -163,8 +164,11 @@ export class OrdersService {
   private async priceRaffleOrder(siteId: string, itemId: string, req: OrderRequest) {
     const raffle = await this.raffles.findByItemId(siteId, itemId);
     if (!raffle) throw AppException.notFound('Raffle');
-    if (!canJoin(raffle, new Date()))
-      throw AppException.conflict('RAFFLE_CLOSED', 'This raffle is not open for entries.');
+    const now = new Date();
+    if (!canJoin(raffle, now)) {
+      const refusal = notStartedYet(raffle, now) ? 'RAFFLE_NOT_STARTED' : 'RAFFLE_CLOSED';
+      throw new AppException(refusalStatus(refusal), refusal, refusalDetail(refusal, raffle));
+    }
     const upsells = (req.upsells ?? []).map((u) => ({
       quantity: u.quantity,
       qty: u.qty,

@@ -5,6 +5,7 @@ import { Auth, CurrentUser } from '#app/common/auth/auth.decorators.js';
 import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
 import { Idempotent } from '#app/common/idempotency/idempotency.decorator.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { CreatePaymentDto, PaymentTransactionDto } from './dto/payment.dto.js';
 import { PaymentsService } from './payments.service.js';
@@ -23,11 +24,22 @@ export class PaymentsController {
     description:
       'Records a pending payment for the caller (`user_id` from the token) and opens a checkout: `card`, ' +
       '`apple_pay`, `google_pay` at gatewayone, `revolut_pay` at gatewaytwo. `metadata.checkout_id` and ' +
-      '`metadata.checkout_url` tell where to pay. Counts against your monthly spend limit (422 ' +
-      'SPEND_LIMIT_REACHED, SELF_PAUSED); 502 GATEWAY_UNAVAILABLE when the gateway cannot be reached.',
+      '`metadata.checkout_url` tell where to pay (in the sandbox, a page to open in a browser). Counts ' +
+      'against your monthly spend limit.',
+  })
+  @ApiRequestExample({
+    summary: 'A £15 card payment',
+    description: 'Authorised as a user (the newcomer `POST /auth/register` made).',
+    value: {
+      amount_cents: 1500,
+      currency: 'GBP',
+      payment_method: 'card',
+      description: 'A gift to the prize fund',
+      metadata: { campaign: 'spring' },
+    },
   })
   @ApiOkResponse({ type: PaymentTransactionDto })
-  @ApiErrors(400, 422)
+  @ApiErrors(400, 'SPEND_LIMIT_REACHED', 'SELF_PAUSED', 'GATEWAY_UNAVAILABLE')
   createPayment(
     @CurrentUser() user: AuthUser,
     @Body() body: CreatePaymentDto,

@@ -36,7 +36,8 @@ const head = (p: string): string =>
   ]
     .map((c) => `${p}.${c}`)
     .join(', ') +
-  `, COALESCE((${p}.order_details->>'tickets')::integer, 0) AS tickets, ${p}.metadata->>'unfillable' AS unfillable`;
+  `, COALESCE((${p}.order_details->>'tickets')::integer, 0) AS tickets, ${p}.metadata->>'unfillable' AS unfillable` +
+  `, ${p}.metadata->>'checkout_url' AS checkout_url`;
 
 /** The head of a payment row already read whole. */
 export function toHead(p: PaymentTransaction): PaymentHead {
@@ -63,6 +64,7 @@ export function toHead(p: PaymentTransaction): PaymentHead {
     fulfilled_at: p.fulfilled_at,
     fulfilment: p.fulfilment,
     unfillable: typeof p.metadata.unfillable === 'string' ? p.metadata.unfillable : null,
+    checkout_url: typeof p.metadata.checkout_url === 'string' ? p.metadata.checkout_url : null,
   };
 }
 

@@ -4,12 +4,14 @@ import type { Response } from 'express';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentSite, CurrentUser } from '#app/common/auth/auth.decorators.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { CreateRaffleDto, UpdateRaffleDto } from './dto/raffle-input.dto.js';
 import { RaffleListQueryDto } from './dto/raffle-query.dto.js';
 import { RaffleDto } from './dto/raffle.dto.js';
 import { RaffleAdminService } from './raffle-admin.service.js';
+import { RAFFLE_EXAMPLE } from './raffles.examples.js';
 
 @ApiTags('admin: raffles')
 @Controller('admin/raffles')
@@ -18,9 +20,21 @@ export class AdminRafflesController {
 
   @Post()
   @Auth('admin')
-  @ApiOperation({ summary: 'Create a raffle, as a draft' })
+  @ApiOperation({
+    summary: 'Create a raffle, as a draft',
+    description:
+      'Then publish it (`POST /admin/raffles/{id}/publish`) to open it for orders at its start date.',
+  })
+  @ApiRequestExample({
+    summary: 'A camper van draw, open as soon as it is published',
+    description:
+      'The dates are fixed: `start_date` is already past, so the raffle takes orders as soon as it is ' +
+      'published, and `end_date` is years ahead. For a real draw set your own; a raffle whose start is ' +
+      'ahead refuses orders with 409 RAFFLE_NOT_STARTED until then. `item_id` is what orders name.',
+    value: RAFFLE_EXAMPLE,
+  })
   @ApiCreatedResponse({ type: RaffleDto })
-  @ApiErrors(400, { 404: 'The named site does not exist (UNKNOWN_SITE).', 409: 'ITEM_ID_TAKEN' })
+  @ApiErrors(400, 'UNKNOWN_SITE', 'ITEM_ID_TAKEN')
   createRaffle(
     @CurrentUser() actor: AuthUser,
     @CurrentSite() siteId: string,
@@ -53,11 +67,22 @@ export class AdminRafflesController {
     summary: 'Update a raffle (only the fields sent)',
     description: 'Optional text fields take `null` to clear them. Another site’s raffle answers 404.',
   })
-  @ApiOkResponse({ type: RaffleDto })
-  @ApiErrors(400, 404, {
-    409: 'ITEM_ID_TAKEN, or NOT_PUBLISHED when `active` is sent for a draft.',
-    422: 'TOTAL_BELOW_SOLD: fewer tickets than are already taken.',
+  @ApiRequestExample({
+    summary: 'A teaser and more tickets',
+    description: '`{id}`: the raffle’s id, as its creation answered.',
+    value: {
+      short_teaser: 'A fully fitted camper van, and £5,000 for the road.',
+      total_entries_available: 12000,
+    },
   })
+  @ApiOkResponse({ type: RaffleDto })
+  @ApiErrors(
+    400,
+    404,
+    'ITEM_ID_TAKEN',
+    { code: 'NOT_PUBLISHED', detail: 'A draft is switched on by publishing it.' },
+    'TOTAL_BELOW_SOLD',
+  )
   updateRaffle(
     @CurrentUser() actor: AuthUser,
     @CurrentSite() siteId: string,
@@ -76,7 +101,7 @@ export class AdminRafflesController {
       'Switches it on and commits the draw: a secret seed is drawn and its sha256 published as `draw_seed_hash`.',
   })
   @ApiOkResponse({ type: RaffleDto })
-  @ApiErrors(404, { 409: 'NOT_DRAFT: already published.', 422: 'ENDS_IN_PAST: the end date has passed.' })
+  @ApiErrors(404, 'NOT_DRAFT', 'ENDS_IN_PAST')
   publishRaffle(
     @CurrentUser() actor: AuthUser,
     @CurrentSite() siteId: string,
@@ -90,7 +115,7 @@ export class AdminRafflesController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Close a published raffle to entries' })
   @ApiOkResponse({ type: RaffleDto })
-  @ApiErrors(404, { 409: 'ALREADY_CLOSED, or NOT_PUBLISHED for a draft.' })
+  @ApiErrors(404, 'ALREADY_CLOSED', 'NOT_PUBLISHED')
   closeRaffle(
     @CurrentUser() actor: AuthUser,
     @CurrentSite() siteId: string,

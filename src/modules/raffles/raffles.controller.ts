@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentSite, Public } from '#app/common/auth/auth.decorators.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
@@ -7,6 +7,7 @@ import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { QuoteQueryDto, RaffleListQueryDto, SiteQueryDto } from './dto/raffle-query.dto.js';
 import { QuoteDto, RaffleDto } from './dto/raffle.dto.js';
+import { RAFFLE_EXAMPLE } from './raffles.examples.js';
 import { RafflesService } from './raffles.service.js';
 
 const SITE_HEADER = {
@@ -47,8 +48,9 @@ export class RafflesController {
     description:
       'With `site_id` (or `X-Site-Id`), that site’s raffle. Without a site, the only raffle using this item_id; 409 AMBIGUOUS_ITEM when several sites do.',
   })
+  @ApiParam({ name: 'item_id', example: RAFFLE_EXAMPLE.item_id })
   @ApiOkResponse({ type: RaffleDto })
-  @ApiErrors(400, 404, { 409: 'AMBIGUOUS_ITEM: several sites use this item_id; name the site.' })
+  @ApiErrors(400, 404, 'AMBIGUOUS_ITEM')
   getRaffleByItem(
     @CurrentSite() siteId: string | undefined,
     @Param('item_id') itemId: string,
@@ -81,9 +83,7 @@ export class RafflesController {
       '`quantity` single tickets at the best discount tier plus each chosen bundle (`upsell=<bundle quantity>`, repeatable) at its own percentage; rounded half-up to the cent once on the total.',
   })
   @ApiOkResponse({ type: QuoteDto })
-  @ApiErrors(400, 404, {
-    422: 'UNKNOWN_UPSELL, UPSELL_REPEATED, NOT_ENOUGH_TICKETS or MAX_ENTRIES_EXCEEDED.',
-  })
+  @ApiErrors(400, 404, 'UNKNOWN_UPSELL', 'UPSELL_REPEATED', 'NOT_ENOUGH_TICKETS', 'MAX_ENTRIES_EXCEEDED')
   quoteOrder(
     @CurrentSite() siteId: string | undefined,
     @Param('id', UuidParam) id: string,

@@ -5,6 +5,7 @@ import { Auth, CurrentSite, CurrentUser } from '#app/common/auth/auth.decorators
 import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
 import { Idempotent } from '#app/common/idempotency/idempotency.decorator.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { PointAdjustmentDto } from './dto/point-transaction.dto.js';
 import { AdjustPointsDto } from './dto/rewards-requests.dto.js';
 import { RewardsService } from './rewards.service.js';
@@ -21,8 +22,14 @@ export class AdminRewardsController {
     summary: 'Add or remove points of a user of your site',
     description: 'Recorded in the ledger as an `adjustment` by you, and in the user’s activity log.',
   })
+  @ApiRequestExample({
+    summary: 'A welcome bonus of 500 points',
+    description:
+      'Replace `user_id` with the user’s id (`GET /admin/users?email=…`, or registration’s answer).',
+    value: { user_id: '3f1c2d9e-8b7a-4c6d-9e5f-1a2b3c4d5e6f', amount: 500, reason: 'Welcome bonus' },
+  })
   @ApiCreatedResponse({ type: PointAdjustmentDto, description: 'The ledger entry and the new balance.' })
-  @ApiErrors(400, 404, { 422: 'INSUFFICIENT_POINTS: the balance would go below zero.' })
+  @ApiErrors(400, 404, 'INSUFFICIENT_POINTS')
   adjust(
     @CurrentUser() admin: AuthUser,
     @CurrentSite() siteId: string,

@@ -5,13 +5,13 @@ import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentUser } from '#app/common/auth/auth.decorators.js';
 import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { CreateSiteConfigDto, ListSiteConfigsQueryDto, UpdateSiteConfigDto } from './dto/site-config.dto.js';
 import { SiteConfigDto } from './dto/site-config-response.dto.js';
 import { SiteConfigsService } from './site-configs.service.js';
 
-const SITE_PARAM = { name: 'site_id', example: 'example', description: 'The site’s slug.' };
-const INCOMPLETE = 'The chosen email_provider lacks what it needs to send (MAIL_SETTINGS_INCOMPLETE).';
+const SITE_PARAM = { name: 'site_id', example: 'main', description: 'The site’s slug.' };
 
 @ApiTags('admin: sites')
 @Controller('admin/site-configs')
@@ -22,10 +22,22 @@ export class SiteConfigsController {
   @Auth('superadmin')
   @ApiOperation({
     summary: 'Create a site with its settings (superadmin)',
-    description: 'Secrets are stored encrypted and answered masked ("****" plus the last four characters).',
+    description:
+      'Secrets are stored encrypted and answered masked ("****" plus the last four characters). Without a ' +
+      '`frontend_url`, links in the site’s e-mails lead to this service’s own pages in the sandbox.',
+  })
+  @ApiRequestExample({
+    summary: 'A second site, without an 18+ declaration at sign-up',
+    description: 'Site `main` exists already (made at start-up); this makes another.',
+    value: {
+      site_id: 'second-site',
+      display_name: 'Second Site',
+      email_provider: 'log',
+      additional_settings: { age_check: 'none' },
+    },
   })
   @ApiCreatedResponse({ type: SiteConfigDto })
-  @ApiErrors(400, { 409: 'A site with this site_id exists (SITE_EXISTS).', 422: INCOMPLETE })
+  @ApiErrors(400, 'SITE_EXISTS', 'MAIL_SETTINGS_INCOMPLETE')
   createSiteConfig(
     @Body() body: CreateSiteConfigDto,
     @CurrentUser() actor: AuthUser,
@@ -67,8 +79,12 @@ export class SiteConfigsController {
       'sent back masked as it was read. `site_id` cannot change.',
   })
   @ApiParam(SITE_PARAM)
+  @ApiRequestExample({
+    summary: 'Rename site main',
+    value: { display_name: 'Main Street Prizes' },
+  })
   @ApiOkResponse({ type: SiteConfigDto })
-  @ApiErrors(400, 404, { 422: INCOMPLETE })
+  @ApiErrors(400, 404, 'MAIL_SETTINGS_INCOMPLETE')
   updateSiteConfig(
     @Param('site_id') siteId: string,
     @Body() body: UpdateSiteConfigDto,

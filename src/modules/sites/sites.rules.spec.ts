@@ -5,7 +5,39 @@ import {
   secretChange,
   SITE_ID_PATTERN,
   TEMPLATE_FIELDS,
+  siteLinkBase,
+  titleFromSiteId,
 } from './sites.rules.js';
+
+describe('where links in a site’s e-mails lead', () => {
+  const sandbox = { providers: 'sandbox' as const, publicBaseUrl: 'http://localhost:3000' };
+  const live = { providers: 'live' as const, publicBaseUrl: 'https://api.example.com' };
+
+  it('to the site’s front end when it has one', () => {
+    const site = { frontend_url: 'https://shop.example.com' };
+    expect(siteLinkBase(site, 'main', sandbox)).toBe('https://shop.example.com');
+    expect(siteLinkBase(site, 'main', live)).toBe('https://shop.example.com');
+  });
+
+  it('to the sandbox’s own pages for the site when it has none', () => {
+    expect(siteLinkBase({ frontend_url: null }, 'main', sandbox)).toBe(
+      'http://localhost:3000/sandbox/sites/main',
+    );
+    expect(siteLinkBase(null, 'main', sandbox)).toBe('http://localhost:3000/sandbox/sites/main');
+  });
+
+  it('to the service itself outside the sandbox', () => {
+    expect(siteLinkBase({ frontend_url: null }, 'main', live)).toBe('https://api.example.com');
+  });
+});
+
+describe('a site made from its id alone', () => {
+  it('gets a title made from the id as its display name', () => {
+    expect(titleFromSiteId('main')).toBe('Main');
+    expect(titleFromSiteId('north-shop_2')).toBe('North Shop 2');
+    expect(titleFromSiteId('default')).toBe('Default');
+  });
+});
 
 describe('site secrets', () => {
   it('are answered as "****" plus the last four characters, or null when unset', () => {

@@ -24,6 +24,34 @@ export type EmailProvider = (typeof EMAIL_PROVIDERS)[number];
 
 export const SITE_ID_PATTERN = /^[a-z0-9][a-z0-9_-]{0,62}$/;
 
+/** Where the sandbox serves its small pages for sites without a front end (`PROVIDERS=sandbox`). */
+export const SANDBOX_SITE_PATH = '/sandbox/sites';
+
+/**
+ * The address links in a site's e-mails start from: its `frontend_url`; else, in the sandbox, the small
+ * pages this service serves for it (set a password, sign in through a link, see my entries), so a guest
+ * purchase → password → sign-in loop closes on one machine; else the service's own address.
+ */
+export function siteLinkBase(
+  site: { frontend_url: string | null } | null,
+  siteId: string,
+  service: { providers: 'sandbox' | 'live'; publicBaseUrl: string },
+): string {
+  if (site?.frontend_url) return site.frontend_url;
+  return service.providers === 'sandbox'
+    ? `${service.publicBaseUrl}${SANDBOX_SITE_PATH}/${encodeURIComponent(siteId)}`
+    : service.publicBaseUrl;
+}
+
+/**
+ * A display name made from a site id, for sites made at start-up without one: `main` → `Main`,
+ * `north-shop_2` → `North Shop 2`. E-mails show it ("We made a Main account…"), not the bare id.
+ */
+export function titleFromSiteId(siteId: string): string {
+  const words = siteId.split(/[-_]+/).filter(Boolean);
+  return words.map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ') || siteId;
+}
+
 const MASK = '****';
 /** Below this length the last four characters would give away too much of the secret. */
 const MIN_LENGTH_TO_SHOW_TAIL = 8;

@@ -5,6 +5,7 @@ import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentSite, CurrentUser } from '#app/common/auth/auth.decorators.js';
 import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { FindUsersQueryDto, UpdateRoleDto } from './dto/admin-users.dto.js';
@@ -37,8 +38,13 @@ export class AdminUsersController {
   @Put(':id/role')
   @Auth('superadmin')
   @ApiOperation({ summary: 'Grant or remove the admin role (superadmin only)' })
+  @ApiRequestExample({
+    summary: 'Make a user an admin of its site',
+    description: '`{id}`: the user’s id, from `GET /admin/users?email=…`.',
+    value: { role: 'admin' },
+  })
   @ApiOkResponse({ type: UserSummaryDto })
-  @ApiErrors(400, 404)
+  @ApiErrors(400, 404, { code: 'FORBIDDEN', detail: 'You may not set this role.' })
   setRole(
     @CurrentUser() actor: AuthUser,
     @Param('id', UuidParam) id: string,

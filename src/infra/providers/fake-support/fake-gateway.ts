@@ -31,6 +31,19 @@ export const handle =
 
 export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/**
+ * What a shopper is told after deciding on a hosted page, when no return address was given: the sandbox
+ * says what happens next and where to look. `reference` is our order (payment) id; HTML, escaped by the
+ * provider of the text.
+ */
+export interface PaidOutcome {
+  reference: string | undefined;
+  siteId: string | undefined;
+  paid: boolean;
+  state: string;
+}
+export type NextSteps = (outcome: PaidOutcome) => string;
+
 /** A minimal page for the hosted payment forms. */
 export function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title>

@@ -3,6 +3,7 @@ import type { Router } from 'express';
 import { AppConfig } from '#app/config/app-config.js';
 import { FakeGatewayOne } from '#app/infra/providers/gatewayone/fake/fake-gatewayone.js';
 import { FakeGatewayTwo } from '#app/infra/providers/gatewaytwo/fake/fake-gatewaytwo.js';
+import { sandboxNextSteps } from './sandbox-next-steps.js';
 
 export const SANDBOX_PATHS = {
   gatewayOne: '/sandbox/gatewayone',
@@ -28,12 +29,14 @@ export class SandboxGateways {
       accessToken: gatewayOne.accessToken,
       webhookKey: gatewayOne.webhookKey,
       webhookUrl: `${publicBaseUrl}/gatewayone/webhook`,
+      nextSteps: (outcome) => sandboxNextSteps(publicBaseUrl, 'gatewayone', outcome),
     });
     this.gatewayTwo = new FakeGatewayTwo({
       baseUrl: publicBaseUrl + SANDBOX_PATHS.gatewayTwo,
       secretKey: gatewayTwo.secretKey,
       webhookSecret: gatewayTwo.webhookSecret,
       webhookUrl: `${publicBaseUrl}/gatewaytwo/webhook`,
+      nextSteps: (outcome) => sandboxNextSteps(publicBaseUrl, 'gatewaytwo', outcome),
     });
   }
 

@@ -25,8 +25,13 @@ export class RegisterDto {
   @Bool() marketing_consent?: boolean;
   @Bool({ required: true, description: 'Must be true: an account cannot exist without it.' })
   data_processing_consent!: boolean;
-  @Bool({ required: true, description: 'The 18+ declaration; must be true unless the site switches it off.' })
-  age_confirmed!: boolean;
+  @Bool({
+    description:
+      'The 18+ declaration: must be true (else 422 AGE_REQUIRED) unless the site’s ' +
+      '`additional_settings.age_check` is `"none"`, where it is not asked for.',
+    example: true,
+  })
+  age_confirmed?: boolean;
   @IsOptional()
   @IsDateString({ strict: true }, { message: 'date_of_birth must be a date (YYYY-MM-DD)' })
   @ApiProperty({ required: false, type: String, format: 'date', example: '1990-05-17' })

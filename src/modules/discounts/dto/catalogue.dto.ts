@@ -45,6 +45,10 @@ export class CreateTagDto {
 }
 
 export class SiteListQueryDto extends PageQueryDto {
-  @Str({ max: 64, description: 'The site; else the `X-Site-Id` header, else your token’s site.' })
+  @Str({
+    max: 64,
+    example: 'main',
+    description: 'The site; else the `X-Site-Id` header, else your token’s site.',
+  })
   site_id?: string;
 }

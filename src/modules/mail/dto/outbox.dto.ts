@@ -12,20 +12,12 @@ export class OutboxQueryDto extends LimitQueryDto {
   @ApiPropertyOptional({ type: String, description: 'From the previous page’s `X-Next-Cursor` header.' })
   cursor?: string;
 
-  @Str({
-    max: 64,
-    example: 'example',
-    description: 'Defaults to your own site; only a superadmin may name another.',
-  })
+  @Str({ max: 64, description: 'Defaults to your own site; only a superadmin may name another.' })
   site_id?: string;
 }
 
 export class OutboxSiteQueryDto {
-  @Str({
-    max: 64,
-    example: 'example',
-    description: 'Defaults to your own site; only a superadmin may name another.',
-  })
+  @Str({ max: 64, description: 'Defaults to your own site; only a superadmin may name another.' })
   site_id?: string;
 }
 

@@ -107,6 +107,14 @@ const text = { nullable: true } as const;
 export class GatewayOneOrderResultDto {
   @Prop(Boolean) success!: boolean;
   @Prop(String, text) checkout_id!: string | null;
+  @Prop(String, {
+    ...text,
+    example: 'http://localhost:3000/sandbox/gatewayone/pay/8A3C5E0D4B1F4E2A9C7D6B5A4F3E2D1C',
+    description:
+      'Where the shopper pays: in the sandbox, the hosted pay page to open in a browser; with the live ' +
+      'gateway, the payment widget script a front end embeds for `checkout_id`. Beyond the spec.',
+  })
+  checkout_url!: string | null;
   @Prop(String, { ...text, description: 'Our order id.' }) order_id!: string | null;
   @Prop(String, { ...text, description: 'The gateway’s payment id once known; until then the checkout id.' })
   payment_id!: string | null;

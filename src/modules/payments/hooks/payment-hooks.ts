@@ -29,6 +29,8 @@ export interface PaymentHead {
   fulfilment: Fulfilment | null;
   /** Why a paid order could not be fulfilled (`metadata.unfillable`). */
   unfillable: string | null;
+  /** Where the buyer pays (`metadata.checkout_url`), once a checkout is open. */
+  checkout_url: string | null;
 }
 
 /** What a purpose's handler decided before any write: the mark the claim sets, and its own data. */

@@ -1,8 +1,9 @@
 import { Body, Controller, Headers, HttpCode, Post, Req } from '@nestjs/common';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags, ApiUnauthorizedResponse } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Public } from '#app/common/auth/auth.decorators.js';
 import type { AppRequest } from '#app/common/http/request-context.js';
-import { ProblemDto } from '#app/common/openapi/problem.dto.js';
+import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { ApiCalledBy } from '#app/common/openapi/request-example.decorator.js';
 import { Prop } from '#app/common/validation/fields.js';
 import { WebhooksService } from './webhooks.service.js';
 
@@ -29,9 +30,10 @@ export class WebhooksController {
       'AES-256-GCM under the configured key. Stored in the inbox once per event and processed by a job; ' +
       'duplicates and out-of-order events are harmless.',
   })
-  @ApiBody({ schema: { type: 'object', additionalProperties: true, example: { encryptedBody: '6a1f…' } } })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  @ApiCalledBy('gatewayone')
   @ApiOkResponse({ type: WebhookReceivedDto })
-  @ApiUnauthorizedResponse({ type: ProblemDto, description: 'Not authentic: refused, nothing changed.' })
+  @ApiErrors({ code: 'UNAUTHENTICATED', detail: 'The notification could not be authenticated.' })
   gatewayOneWebhook(
     @Body() body: Record<string, unknown>,
     @Headers() headers: Headers_,
@@ -48,18 +50,10 @@ export class WebhooksController {
       '`Revolut-Signature: v1=<hex>` over `v1.{Revolut-Request-Timestamp}.{raw body}` (HMAC-SHA256, 5 minutes ' +
       'tolerance). The order is then fetched from the gateway: the event is only a hint.',
   })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      additionalProperties: true,
-      example: { event: 'ORDER_COMPLETED', order_id: 'ord_1' },
-    },
-  })
+  @ApiBody({ schema: { type: 'object', additionalProperties: true } })
+  @ApiCalledBy('gatewaytwo')
   @ApiOkResponse({ type: WebhookReceivedDto })
-  @ApiUnauthorizedResponse({
-    type: ProblemDto,
-    description: 'Bad or stale signature: refused, nothing changed.',
-  })
+  @ApiErrors({ code: 'UNAUTHENTICATED', detail: 'The notification could not be authenticated.' })
   gatewayTwoWebhook(@Req() req: AppRequest, @Headers() headers: Headers_): Promise<WebhookReceivedDto> {
     return this.webhooks.gatewayTwo(req.rawBody, headers);
   }

@@ -9,12 +9,16 @@ const toInt = (value: unknown): unknown =>
   typeof value === 'string' && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
 
 export class SiteQueryDto {
-  @Str({ max: 64, description: 'The site; else the `X-Site-Id` header.' })
+  @Str({ max: 64, example: 'main', description: 'The site; else the `X-Site-Id` header.' })
   site_id?: string;
 }
 
 export class RaffleListQueryDto extends PageQueryDto {
-  @Str({ max: 64, description: 'The site; else the `X-Site-Id` header, else your token’s site.' })
+  @Str({
+    max: 64,
+    example: 'main',
+    description: 'The site; else the `X-Site-Id` header, else your token’s site.',
+  })
   site_id?: string;
 }
 

@@ -1,4 +1,12 @@
-import { countsAsPurchase, pointsCost, precheckEntry, refusalOf, ticketRange } from './entries.rules.js';
+import {
+  countsAsPurchase,
+  pointsCost,
+  precheckEntry,
+  refusalDetail,
+  refusalOf,
+  refusalStatus,
+  ticketRange,
+} from './entries.rules.js';
 
 const NOW = new Date('2030-06-15T12:00:00Z');
 
@@ -44,9 +52,30 @@ describe('entries rules', () => {
       expect(refusalOf(raffle({ closed: true }), 5, NOW)).toBe('RAFFLE_CLOSED');
     });
 
-    it('is closed when it is not running: before the start, from the end, off, archived, drawn or a draft', () => {
+    it('has not started when only its start date is ahead, and says when it opens', () => {
+      const later = raffle({ start_date: new Date('2030-06-16T00:00:00Z'), current_entries: 0 });
+      expect(refusalOf(later, 1, NOW)).toBe('RAFFLE_NOT_STARTED');
+      expect(refusalStatus('RAFFLE_NOT_STARTED')).toBe(409);
+      expect(refusalDetail('RAFFLE_NOT_STARTED', later)).toBe(
+        'This raffle has not started yet: it opens for entries at 2030-06-16T00:00:00.000Z.',
+      );
+    });
+
+    it('is closed, not "not started", when something else stops it before its start too', () => {
+      const start_date = new Date('2030-06-16T00:00:00Z');
+      for (const over of [{ active: false }, { archived: true }, { is_drawn: true }, { draft: true }])
+        expect(refusalOf(raffle({ ...over, start_date }), 1, NOW)).toBe('RAFFLE_CLOSED');
+    });
+
+    it('answers 409 for the raffle’s state and 422 for an order that does not fit', () => {
+      expect(refusalStatus('RAFFLE_CLOSED')).toBe(409);
+      expect(refusalStatus('SOLD_OUT')).toBe(422);
+      expect(refusalStatus('MAX_ENTRIES_REACHED')).toBe(422);
+      expect(refusalDetail('SOLD_OUT', raffle())).toBe('There are not enough tickets left in this raffle.');
+    });
+
+    it('is closed when it is not running: from the end, off, archived, drawn or a draft', () => {
       for (const over of [
-        { start_date: new Date('2030-06-16T00:00:00Z') },
         { end_date: NOW },
         { active: false },
         { archived: true },

@@ -1,6 +1,7 @@
+import { HttpStatus } from '@nestjs/common';
 import type { EntryMethod } from './entities/raffle-entry.entity.js';
 
-export type EntryRefusal = 'SOLD_OUT' | 'MAX_ENTRIES_REACHED' | 'RAFFLE_CLOSED';
+export type EntryRefusal = 'SOLD_OUT' | 'MAX_ENTRIES_REACHED' | 'RAFFLE_CLOSED' | 'RAFFLE_NOT_STARTED';
 
 /** The tickets an entry got, from the raffle counter's value after adding them. */
 export function ticketRange(countAfter: number, quantity: number): { from: number; to: number } {
@@ -41,10 +42,29 @@ export function refusalOf(
     now >= raffle.start_date &&
     now < raffle.end_date;
   // A raffle that is not running, or that an admin closed with tickets left, is closed whatever the
-  // quantity: "sold out" would wrongly suggest that fewer tickets could still be had.
-  if (!running) return 'RAFFLE_CLOSED';
+  // quantity: "sold out" would wrongly suggest that fewer tickets could still be had. One that is only
+  // waiting for its start says so, since trying again later will work.
+  if (!running) return notStartedYet(raffle, now) ? 'RAFFLE_NOT_STARTED' : 'RAFFLE_CLOSED';
   if (raffle.closed && raffle.current_entries < raffle.total_entries_available) return 'RAFFLE_CLOSED';
   return 'SOLD_OUT';
+}
+
+/** Published and switched on, nothing ended it, and only its start date is still ahead. */
+export function notStartedYet(
+  raffle: Pick<
+    Parameters<typeof refusalOf>[0],
+    'active' | 'draft' | 'archived' | 'closed' | 'is_drawn' | 'start_date'
+  >,
+  now: Date,
+): boolean {
+  return (
+    raffle.active &&
+    !raffle.draft &&
+    !raffle.archived &&
+    !raffle.closed &&
+    !raffle.is_drawn &&
+    now.getTime() < raffle.start_date.getTime()
+  );
 }
 
 /**
@@ -74,4 +94,22 @@ export const REFUSAL_TEXT: Record<EntryRefusal, string> = {
   SOLD_OUT: 'There are not enough tickets left in this raffle.',
   MAX_ENTRIES_REACHED: 'This would take you past the most tickets one person may hold in this raffle.',
   RAFFLE_CLOSED: 'This raffle is not open for entries.',
+  RAFFLE_NOT_STARTED: 'This raffle has not started yet.',
 };
+
+/**
+ * The raffle's state refuses (409: closed, or not started yet, which a retry after the start date
+ * fixes); the order itself does not fit (422: sold out, over the buyer's cap).
+ */
+export function refusalStatus(refusal: EntryRefusal): HttpStatus {
+  return refusal === 'RAFFLE_CLOSED' || refusal === 'RAFFLE_NOT_STARTED'
+    ? HttpStatus.CONFLICT
+    : HttpStatus.UNPROCESSABLE_ENTITY;
+}
+
+/** The refusal in words, saying when a raffle that has not started opens. */
+export function refusalDetail(refusal: EntryRefusal, raffle: { start_date: Date }): string {
+  return refusal === 'RAFFLE_NOT_STARTED'
+    ? `This raffle has not started yet: it opens for entries at ${raffle.start_date.toISOString()}.`
+    : REFUSAL_TEXT[refusal];
+}

@@ -5,7 +5,14 @@ import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
 import type { EntryMethod, RaffleEntry } from './entities/raffle-entry.entity.js';
 import { EntriesRepository, type EnteredTickets, TicketsRefused } from './entries.repository.js';
-import { countsAsPurchase, type EntryRefusal, REFUSAL_TEXT, refusalOf } from './entries.rules.js';
+import {
+  countsAsPurchase,
+  type EntryRefusal,
+  REFUSAL_TEXT,
+  refusalDetail,
+  refusalOf,
+  refusalStatus,
+} from './entries.rules.js';
 
 export interface EnterRequest {
   /** The raffle, as the caller read it: its id and the per-user cap it had. */
@@ -26,10 +33,13 @@ export interface EnterRequest {
 export type EnterResult =
   { ok: true; entry: RaffleEntry; soldOut: boolean } | { ok: false; refusal: EntryRefusal };
 
-export function entryRefused(refusal: EntryRefusal): AppException {
-  return refusal === 'RAFFLE_CLOSED'
-    ? AppException.conflict(refusal, REFUSAL_TEXT[refusal])
-    : AppException.unprocessable(refusal, REFUSAL_TEXT[refusal]);
+/** A refusal as the client sees it: 409 for the raffle's state, 422 for the order; when it opens, if not yet. */
+export function entryRefused(refusal: EntryRefusal, raffle?: { start_date: Date }): AppException {
+  return new AppException(
+    refusalStatus(refusal),
+    refusal,
+    raffle ? refusalDetail(refusal, raffle) : REFUSAL_TEXT[refusal],
+  );
 }
 
 /**

@@ -212,7 +212,7 @@ export class WaysInService implements OnModuleInit {
       meta,
       ...extra,
     });
-    if (!result.ok) throw entryRefused(result.refusal);
+    if (!result.ok) throw entryRefused(result.refusal, raffle);
     return result.entry;
   }
 

@@ -76,7 +76,11 @@ export class CreateTierDto {
 export class UpdateTierDto extends PartialType(OmitType(CreateTierDto, ['site_id'] as const)) {}
 
 export class TierListQueryDto extends PageQueryDto {
-  @Str({ max: 64, description: 'The site; else the `X-Site-Id` header, else your token’s site.' })
+  @Str({
+    max: 64,
+    example: 'main',
+    description: 'The site; else the `X-Site-Id` header, else your token’s site.',
+  })
   site_id?: string;
 }
 

@@ -7,7 +7,7 @@ export class FindUsersQueryDto extends PageQueryDto {
   @Str({ max: 64, description: 'Defaults to your own site; only a superadmin may name another.' })
   site_id?: string;
 
-  @Email({ description: 'Exact e-mail (case-insensitive).' })
+  @Email({ description: 'Exact e-mail (case-insensitive).', example: 'newcomer@example.com' })
   email?: string;
 }
 

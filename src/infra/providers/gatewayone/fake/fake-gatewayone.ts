@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
 import { majorToMinor } from '#app/common/money.js';
-import { FakeGateway, handle, page } from '#app/infra/providers/fake-support/fake-gateway.js';
+import { FakeGateway, handle, type NextSteps, page } from '#app/infra/providers/fake-support/fake-gateway.js';
 import { classifyResultCode, encryptWebhook } from '#app/infra/providers/gatewayone/gatewayone.rules.js';
 import {
   checkCheckoutForm,
@@ -34,6 +34,8 @@ export interface FakeGatewayOneOptions {
   webhookKey: string;
   /** Where webhooks go (the app's `/gatewayone/webhook`); none are sent while unset. */
   webhookUrl?: string;
+  /** Extra words for the page shown after Pay / Decline when the checkout has no return address. */
+  nextSteps?: NextSteps;
 }
 
 /**
@@ -290,8 +292,16 @@ export class FakeGatewayOne extends FakeGateway {
       res.redirect(303, back.toString());
       return;
     }
-    const text = decision === 'pay' ? 'Payment accepted.' : 'Payment declined.';
-    res.type('html').send(page('gatewayone sandbox payment', `<h1>${text}</h1>`));
+    const paid = decision === 'pay';
+    const next =
+      this.options.nextSteps?.({
+        reference: checkout.merchantTransactionId,
+        siteId: checkout.customParameters.site_id,
+        paid,
+        state: paid ? 'succeeded' : 'failed',
+      }) ?? '';
+    const text = paid ? 'Payment accepted.' : 'Payment declined.';
+    res.type('html').send(page('gatewayone sandbox payment', `<h1>${text}</h1>${next}`));
   }
 
   private payUrl(checkoutId: string): string {

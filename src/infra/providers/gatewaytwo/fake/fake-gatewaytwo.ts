@@ -1,6 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
-import { escapeHtml, FakeGateway, handle, page } from '#app/infra/providers/fake-support/fake-gateway.js';
+import {
+  escapeHtml,
+  FakeGateway,
+  handle,
+  type NextSteps,
+  page,
+} from '#app/infra/providers/fake-support/fake-gateway.js';
 import { signWebhook, SIGNATURE_TOLERANCE_MS } from '#app/infra/providers/gatewaytwo/gatewaytwo.rules.js';
 import type { GatewayTwoOrderState } from '#app/infra/providers/gatewaytwo/gatewaytwo.types.js';
 import { type FakeOrder, orderJson, payPageHtml } from './fake-gatewaytwo.wire.js';
@@ -14,6 +20,8 @@ export interface FakeGatewayTwoOptions {
   webhookSecret: string;
   /** Where webhooks go (the app's `/gatewaytwo/webhook`); none are sent while unset. */
   webhookUrl?: string;
+  /** Extra words for the page shown after Pay / Decline / Cancel when the order has no return address. */
+  nextSteps?: NextSteps;
 }
 
 const EVENTS: Partial<Record<GatewayTwoOrderState, string>> = {
@@ -215,7 +223,7 @@ export class FakeGatewayTwo extends FakeGateway {
       return;
     }
     const decision = (req.body as Record<string, unknown> | undefined)?.decision;
-    this.complete(
+    const after = this.complete(
       order.id,
       decision === 'pay' ? 'completed' : decision === 'cancel' ? 'cancelled' : 'failed',
     );
@@ -224,8 +232,18 @@ export class FakeGatewayTwo extends FakeGateway {
       res.redirect(303, order.redirectUrl);
       return;
     }
-    res
-      .type('html')
-      .send(page('gatewaytwo sandbox payment', `<h1>The order is ${escapeHtml(order.state)}.</h1>`));
+    res.type('html').send(
+      page(
+        'gatewaytwo sandbox payment',
+        `<h1>The order is ${escapeHtml(after.state)}.</h1>${
+          this.options.nextSteps?.({
+            reference: after.reference,
+            siteId: undefined,
+            paid: after.state === 'completed',
+            state: after.state,
+          }) ?? ''
+        }`,
+      ),
+    );
   }
 }

@@ -1,0 +1,33 @@
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.rules.js';
+
+const nested = (levels: number): string => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+
+describe('how deep a JSON body nests', () => {
+  it('allows bodies up to the limit and refuses one level more', () => {
+    expect(nestsDeeperThan(nested(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
+    expect(nestsDeeperThan(nested(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
+  });
+
+  it('counts arrays and objects alike, and siblings do not add up', () => {
+    expect(nestsDeeperThan('[[{"a":[1]}]]', 4)).toBe(false);
+    expect(nestsDeeperThan('[[{"a":[[1]]}]]', 4)).toBe(true);
+    expect(nestsDeeperThan(`[${'[1],'.repeat(1000)}[2]]`, 2)).toBe(false);
+  });
+
+  it('ignores brackets inside strings, escaped quotes included', () => {
+    expect(nestsDeeperThan(`{"a":"${'{['.repeat(100)}"}`, 1)).toBe(false);
+    expect(nestsDeeperThan(`{"a":"\\"{{{{","b":"\\\\"}`, 1)).toBe(false);
+    expect(nestsDeeperThan(`{"a":"\\\\",  "b":{"c":{}}}`, 2)).toBe(true);
+  });
+
+  it('reads UTF-8 bytes as they come, multi-byte characters included', () => {
+    const text = `{"name":"Zoë 🎟️ ${'{'.repeat(10)}","x":[[1]]}`;
+    expect(nestsDeeperThan(Buffer.from(text, 'utf8'), 3)).toBe(false);
+    expect(nestsDeeperThan(Buffer.from(text, 'utf8'), 2)).toBe(true);
+  });
+
+  it('reads 5,000 levels (about 50 KB) without recursion', () => {
+    const body = Buffer.from('['.repeat(5000) + ']'.repeat(5000));
+    expect(nestsDeeperThan(body, MAX_JSON_DEPTH)).toBe(true);
+  });
+});

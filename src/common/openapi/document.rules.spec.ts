@@ -1,0 +1,68 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { problem } from '#app/common/errors/problem.js';
+import { finishDocument, ORDER_FAILURE_REF } from './document.rules.js';
+
+const PROBLEM = { $ref: '#/components/schemas/ProblemDto' };
+const refused = problem(409, 'RAFFLE_CLOSED', 'This raffle is not open for entries.', 'req-1');
+
+function doc(path: string): OpenAPIObject {
+  return {
+    openapi: '3.0.0',
+    info: { title: 't', version: '1' },
+    paths: {
+      [path]: {
+        post: {
+          'x-request-example': { summary: 'Two tickets', value: { quantity: 2 } },
+          requestBody: { content: { 'application/json': { schema: { type: 'object' } } } },
+          responses: {
+            '200': { description: 'ok', content: { 'application/json': { schema: { type: 'object' } } } },
+            '409': {
+              description: 'RAFFLE_CLOSED',
+              content: { 'text/csv': { schema: PROBLEM, examples: { RAFFLE_CLOSED: { value: refused } } } },
+            },
+          },
+        },
+      },
+    },
+  } as unknown as OpenAPIObject;
+}
+
+type Responses = Record<
+  string,
+  { content?: Record<string, { schema?: unknown; examples?: Record<string, unknown> }> }
+>;
+
+function responsesOf(document: OpenAPIObject, path: string): Responses {
+  return (document.paths[path].post as unknown as { responses: Responses }).responses;
+}
+
+describe('finishing the document', () => {
+  it('moves a route’s request example into its JSON body', () => {
+    const op = finishDocument(doc('/x'), []).paths['/x'].post as unknown as Record<string, never>;
+    expect(op['x-request-example']).toBeUndefined();
+    expect(op).toMatchObject({
+      requestBody: { content: { 'application/json': { examples: { try_it: { value: { quantity: 2 } } } } } },
+    });
+  });
+
+  it('answers errors as problem+json whatever the route produces', () => {
+    const op = responsesOf(finishDocument(doc('/x'), []), '/x');
+    expect(Object.keys(op['409'].content ?? {})).toEqual(['application/problem+json']);
+    expect(Object.keys(op['200'].content ?? {})).toEqual(['application/json']);
+  });
+
+  it('reshapes the order endpoints’ error examples into their own body', () => {
+    const media = responsesOf(finishDocument(doc('/order'), ['/order']), '/order')['409'].content?.[
+      'application/json'
+    ];
+    expect(media?.schema).toEqual({ $ref: ORDER_FAILURE_REF });
+    expect(media?.examples?.RAFFLE_CLOSED).toEqual({
+      value: {
+        success: false,
+        error: 'This raffle is not open for entries.',
+        error_code: 'RAFFLE_CLOSED',
+        message: 'This raffle is not open for entries.',
+      },
+    });
+  });
+});

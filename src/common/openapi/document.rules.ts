@@ -1,0 +1,62 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import { orderFailure, PROBLEM_CONTENT_TYPE, type Problem } from '#app/common/errors/problem.js';
+import type { RequestExample } from './request-example.decorator.js';
+
+const JSON_TYPE = 'application/json';
+const PROBLEM_REF = '#/components/schemas/ProblemDto';
+export const ORDER_FAILURE_REF = '#/components/schemas/OrderFailureDto';
+
+interface Media {
+  schema?: { $ref?: string };
+  example?: unknown;
+  examples?: Record<string, { summary?: string; description?: string; value: unknown }>;
+}
+interface Operation {
+  requestBody?: { content?: Record<string, Media> };
+  responses?: Record<string, { content?: Record<string, Media> }>;
+  'x-request-example'?: RequestExample;
+}
+
+/**
+ * The last touches the decorators cannot make, on the generated document:
+ * - a route's request example (`@ApiRequestExample`) becomes its JSON body's `examples`;
+ * - error answers are `application/problem+json`, except on the order endpoints, whose failures are
+ *   `{success: false, error, error_code, message}` (DESIGN §4): their examples are reshaped to match.
+ */
+export function finishDocument(doc: OpenAPIObject, orderRoutes: readonly string[]): OpenAPIObject {
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const op of Object.values(item as Record<string, Operation>)) {
+      if (typeof op !== 'object' || !op.responses) continue;
+      moveRequestExample(op);
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (Number(status) >= 400) reshapeError(response, orderRoutes.includes(path));
+      }
+    }
+  }
+  return doc;
+}
+
+function moveRequestExample(op: Operation): void {
+  const example = op['x-request-example'];
+  if (!example) return;
+  delete op['x-request-example'];
+  const media = op.requestBody?.content?.[JSON_TYPE];
+  if (!media) throw new Error(`a request example on an operation without a JSON body: ${example.summary}`);
+  media.examples = { try_it: example };
+}
+
+function reshapeError(response: { content?: Record<string, Media> }, orderRoute: boolean): void {
+  // Under whatever type the route produces (text/csv, text/plain…): errors are JSON all the same.
+  const media = Object.values(response.content ?? {}).find((m) => m.schema?.$ref === PROBLEM_REF);
+  if (!media) return;
+  if (!orderRoute) {
+    response.content = { [PROBLEM_CONTENT_TYPE]: media };
+    return;
+  }
+  media.schema = { $ref: ORDER_FAILURE_REF };
+  for (const example of Object.values(media.examples ?? {})) {
+    const p = example.value as Problem;
+    example.value = orderFailure(p.code, p.detail, p.errors);
+  }
+  response.content = { [JSON_TYPE]: media };
+}

@@ -1,0 +1,223 @@
+import { api } from './api';
+import type { SandboxApp } from './sandbox-app';
+import { linkToken, parseMail } from './smtp-sink';
+
+/**
+ * The order in which `test/e2e/examples.e2e-spec.ts` tries every request example of the document, as a
+ * newcomer would on a fresh sandbox (README): sign in, a site, a user, a tier, a raffle, publish, sell,
+ * pay, refund, discounts, e-mailed links, roles.
+ *
+ * A route with a request example (`@ApiRequestExample`, or a parameter `example`) must have a step here,
+ * placed after the steps whose answers it needs. A step sends the example as the document shows it; the
+ * only things it may put in are what no document can know in advance — ids and tokens earlier answers
+ * or e-mails gave (`params`, `body`) — and what a person does outside the API (`before`: paying on the
+ * sandbox page, waiting for the jobs, reading the outbox). It then expects the documented success status.
+ * Routes without examples may also have a step when later steps need them (`publishRaffle`).
+ */
+export type Caller = 'none' | 'admin' | 'user';
+
+/** What earlier steps learnt: tokens and ids. */
+export type Values = Record<string, string>;
+
+export interface WalkStep {
+  operationId: string;
+  /** Whose token the request carries: the README's admin (login), the newcomer (register), or none. */
+  as: Caller;
+  /** Path and query values that replace or add to the examples: ids earlier answers gave. */
+  params?: (v: Values) => Record<string, string>;
+  /** Body fields that replace the example's: ids and tokens earlier answers or e-mails gave. */
+  body?: (v: Values) => Record<string, unknown>;
+  /** What a person does first, outside the API. */
+  before?: (w: SandboxApp, v: Values) => Promise<void>;
+  /** What to keep from the answer, and what to check in it. */
+  keep?: (answer: Record<string, unknown>, v: Values) => void;
+}
+
+const str = (value: unknown): string => {
+  if (typeof value !== 'string') throw new Error(`expected a string, got ${JSON.stringify(value)}`);
+  return value;
+};
+
+/** The token in the link of the newest `kind` e-mail to `to`, read from the outbox as an admin would. */
+async function mailedToken(
+  w: SandboxApp,
+  v: Values,
+  to: string,
+  kind: string,
+  path: string,
+): Promise<string> {
+  await w.drain();
+  const list = await api(w.app).as(v.admin).get('/admin/outbox?site_id=main').expect(200);
+  const entry = (list.body as Array<{ id: string; kind: string; to: string }>).find(
+    (e) => e.kind === kind && e.to === to,
+  );
+  if (!entry) throw new Error(`no ${kind} e-mail to ${to} in the outbox`);
+  const message = await api(w.app).as(v.admin).get(`/admin/outbox/${entry.id}`).expect(200);
+  return linkToken(parseMail(str(message.body.raw)), path);
+}
+
+const NEWCOMER = 'newcomer@example.com';
+
+export const WALK: WalkStep[] = [
+  // Sign in as the README's admin, and look at the site start-up made.
+  {
+    operationId: 'login',
+    as: 'none',
+    keep: (a, v) => {
+      v.admin = str(a.access_token);
+    },
+  },
+  {
+    operationId: 'getSiteConfig',
+    as: 'admin',
+    keep: (a) => {
+      if (a.display_name !== 'Main') throw new Error(`site main is named ${JSON.stringify(a.display_name)}`);
+    },
+  },
+  { operationId: 'updateSiteConfig', as: 'admin' },
+  { operationId: 'createSiteConfig', as: 'admin' },
+
+  // A newcomer signs up.
+  {
+    operationId: 'register',
+    as: 'none',
+    keep: (a, v) => {
+      v.user = str(a.access_token);
+      v.userRefresh = str(a.refresh_token);
+      v.userId = str((a.user as Record<string, unknown>).id);
+    },
+  },
+  {
+    operationId: 'refresh',
+    as: 'none',
+    body: (v) => ({ refresh_token: v.userRefresh }),
+    keep: (a, v) => {
+      v.user = str(a.access_token);
+      v.userRefresh = str(a.refresh_token);
+    },
+  },
+  { operationId: 'findUsers', as: 'admin' },
+  { operationId: 'updateProfile', as: 'user' },
+  { operationId: 'setLimits', as: 'user' },
+
+  // Membership tiers.
+  {
+    operationId: 'createTier',
+    as: 'admin',
+    keep: (a, v) => {
+      v.tierId = str(a.id);
+    },
+  },
+  { operationId: 'updateTier', as: 'admin', params: (v) => ({ id: v.tierId }) },
+  { operationId: 'listAllTiers', as: 'admin' },
+  { operationId: 'listTiers', as: 'none' },
+
+  // A raffle, published.
+  {
+    operationId: 'createRaffle',
+    as: 'admin',
+    keep: (a, v) => {
+      v.raffleId = str(a.id);
+    },
+  },
+  { operationId: 'updateRaffle', as: 'admin', params: (v) => ({ id: v.raffleId }) },
+  { operationId: 'listAdminRaffles', as: 'admin' },
+  { operationId: 'publishRaffle', as: 'admin', params: (v) => ({ id: v.raffleId }) },
+  { operationId: 'listRaffles', as: 'none' },
+  { operationId: 'getRaffleByItem', as: 'none' },
+  { operationId: 'getRaffle', as: 'none', params: (v) => ({ id: v.raffleId }) },
+  { operationId: 'quoteOrder', as: 'none', params: (v) => ({ id: v.raffleId }) },
+
+  // Points for the newcomer, who enters with them; a postal entry.
+  { operationId: 'adjust', as: 'admin', body: (v) => ({ user_id: v.userId }) },
+  { operationId: 'enter', as: 'user', params: (v) => ({ id: v.raffleId }) },
+  {
+    operationId: 'enterPostal',
+    as: 'admin',
+    params: (v) => ({ id: v.raffleId }),
+    body: (v) => ({ user_id: v.userId }),
+  },
+
+  // Selling tickets: a guest order paid on the sandbox page, refunded in part; the other gateway; a payment.
+  {
+    operationId: 'gatewayOneCreateOrder',
+    as: 'none',
+    keep: (a, v) => {
+      v.orderId = str(a.order_id);
+      v.checkoutUrl = str(a.checkout_url);
+    },
+  },
+  {
+    operationId: 'refundPayment',
+    as: 'admin',
+    params: (v) => ({ id: v.orderId }),
+    before: async (w, v) => {
+      const paid = await fetch(v.checkoutUrl, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'decision=pay',
+      });
+      if (!paid.ok) throw new Error(`the sandbox pay page answered ${paid.status}`);
+      await w.drain();
+    },
+  },
+  { operationId: 'gatewayTwoCreateOrder', as: 'none' },
+  { operationId: 'createPayment', as: 'user' },
+  { operationId: 'runJob', as: 'admin', params: () => ({ name: 'reconciliation' }) },
+
+  // Discounts: a brand, a tag, a code, bulk codes.
+  {
+    operationId: 'createBrand',
+    as: 'admin',
+    keep: (a, v) => {
+      v.brandId = str(a.id);
+    },
+  },
+  {
+    operationId: 'createTag',
+    as: 'admin',
+    keep: (a, v) => {
+      v.tagId = str(a.id);
+    },
+  },
+  {
+    operationId: 'create',
+    as: 'admin',
+    body: (v) => ({ discount_brand_id: v.brandId, tag_ids: [v.tagId] }),
+    keep: (a, v) => {
+      v.codeId = str(a.id);
+    },
+  },
+  { operationId: 'bulkGenerate', as: 'admin', body: (v) => ({ discount_brand_id: v.brandId }) },
+  { operationId: 'update', as: 'admin', params: (v) => ({ id: v.codeId }) },
+  { operationId: 'list', as: 'none' },
+  { operationId: 'listBrands', as: 'none' },
+  { operationId: 'listTags', as: 'none' },
+
+  // The e-mailed links: a password reset, a sign-in link; then the session ends.
+  { operationId: 'passwordReset', as: 'none' },
+  {
+    operationId: 'passwordSetConfirm',
+    as: 'none',
+    before: async (w, v) => {
+      v.resetToken = await mailedToken(w, v, NEWCOMER, 'password_reset', 'reset-password');
+    },
+    body: (v) => ({ token: v.resetToken }),
+  },
+  { operationId: 'magicLink', as: 'none' },
+  {
+    operationId: 'magicLinkVerify',
+    as: 'none',
+    before: async (w, v) => {
+      v.signInToken = await mailedToken(w, v, NEWCOMER, 'magic_link', 'magic-link');
+    },
+    body: (v) => ({ token: v.signInToken }),
+    keep: (a, v) => {
+      v.userRefresh = str(a.refresh_token);
+    },
+  },
+  { operationId: 'logout', as: 'none', body: (v) => ({ refresh_token: v.userRefresh }) },
+
+  // Last, the newcomer becomes an admin of the site.
+  { operationId: 'setRole', as: 'admin', params: (v) => ({ id: v.userId }) },
+];
