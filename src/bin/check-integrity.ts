@@ -4,8 +4,9 @@ import { startEmbeddedPostgres } from '#app/infra/database/embedded-postgres.js'
 import { integrityReport, runIntegrityChecks } from '#app/infra/database/integrity/check-integrity.js';
 
 /**
- * `npm run check:integrity`: the money-integrity checks against `DATABASE_URL` (or the embedded database
- * under DATA_DIR, which must not be open in a running app). Exit 0 only when every promise holds.
+ * `npm run check:integrity [-- <site_id>]`: the money-integrity checks against `DATABASE_URL` (or the
+ * embedded database under DATA_DIR, which must not be open in a running app), of every site or one.
+ * Exit 0 only when every promise holds.
  */
 async function main(): Promise<void> {
   const config = loadConfig(process.env);

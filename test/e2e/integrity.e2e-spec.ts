@@ -11,7 +11,7 @@ import {
 } from '../support/payments';
 
 /**
- * The money-integrity checks (`npm run check:integrity`) over the whole test database: after sales,
+ * The money-integrity checks (`npm run check:integrity`) over this suite's site: after sales,
  * a sold-out race, refunds and their jobs every promise holds; a corrupted counter is caught.
  */
 describe('money integrity checks', () => {
@@ -21,7 +21,8 @@ describe('money integrity checks', () => {
   });
   afterAll(() => stopPaymentsWorld(w));
 
-  const check = (query = <R>(sql: string) => w.t.db.query<R[]>(sql)) => runIntegrityChecks(query);
+  // Scoped to this file's site: other suites set counters by hand to stage sold-out raffles.
+  const check = (query = <R>(sql: string) => w.t.db.query<R[]>(sql)) => runIntegrityChecks(query, w.site);
 
   it('hold after sales, an unfillable order, partial and whole refunds', async () => {
     const raffle = await raffleOn(w, {

@@ -7,6 +7,7 @@ export interface IntegrityCheck {
   name: string;
   /** The promise, in words. */
   promise: string;
+  /** The rows that break it, each with the `site_id` it belongs to. */
   sql: string;
 }
 
@@ -19,15 +20,16 @@ export const INTEGRITY_CHECKS: IntegrityCheck[] = [
     promise: 'every balance equals the sum of its ledger (and no ledger without a balance row)',
     sql: `
       WITH ledger AS (SELECT user_id, SUM(amount)::bigint AS total FROM point_transactions GROUP BY user_id)
-      SELECT COALESCE(b.user_id, l.user_id) AS user_id, b.current_points, l.total AS ledger
+      SELECT u.site_id, COALESCE(b.user_id, l.user_id) AS user_id, b.current_points, l.total AS ledger
         FROM rewards_balances b FULL JOIN ledger l ON l.user_id = b.user_id
+        JOIN users u ON u.id = COALESCE(b.user_id, l.user_id)
        WHERE COALESCE(b.current_points, 0) <> COALESCE(l.total, 0)`,
   },
   {
     name: 'raffle_counters',
     promise: "every raffle's counters equal its entries' tickets (all, and those paid for)",
     sql: `
-      SELECT r.id AS raffle_id, r.current_entries, r.entries_purchased,
+      SELECT r.site_id, r.id AS raffle_id, r.current_entries, r.entries_purchased,
              COALESCE(e.tickets, 0) AS entered, COALESCE(e.paid, 0) AS paid
         FROM raffles r
         LEFT JOIN (SELECT raffle_id, SUM(entries_count)::bigint AS tickets,
@@ -40,8 +42,8 @@ export const INTEGRITY_CHECKS: IntegrityCheck[] = [
     name: 'ticket_ranges',
     promise: "every raffle's tickets are numbered 1.. without a gap or a ticket held twice",
     sql: `
-      SELECT raffle_id, id AS entry_id, ticket_from, ticket_to, previous_to
-        FROM (SELECT raffle_id, id, ticket_from, ticket_to, entries_count,
+      SELECT site_id, raffle_id, id AS entry_id, ticket_from, ticket_to, previous_to
+        FROM (SELECT site_id, raffle_id, id, ticket_from, ticket_to, entries_count,
                      lag(ticket_to) OVER (PARTITION BY raffle_id ORDER BY ticket_from, id) AS previous_to
                 FROM raffle_entries) e
        WHERE ticket_from <> COALESCE(previous_to, 0) + 1 OR ticket_to - ticket_from + 1 <> entries_count`,
@@ -52,16 +54,17 @@ export const INTEGRITY_CHECKS: IntegrityCheck[] = [
     sql: `
       WITH held AS (SELECT raffle_id, user_id, SUM(entries_count)::bigint AS tickets
                       FROM raffle_entries GROUP BY raffle_id, user_id)
-      SELECT COALESCE(u.raffle_id, h.raffle_id) AS raffle_id, COALESCE(u.user_id, h.user_id) AS user_id,
+      SELECT r.site_id, COALESCE(u.raffle_id, h.raffle_id) AS raffle_id, COALESCE(u.user_id, h.user_id) AS user_id,
              u.entries_count AS counted, h.tickets AS entered
         FROM raffle_user_entries u FULL JOIN held h ON h.raffle_id = u.raffle_id AND h.user_id = u.user_id
+        JOIN raffles r ON r.id = COALESCE(u.raffle_id, h.raffle_id)
        WHERE COALESCE(u.entries_count, 0) <> COALESCE(h.tickets, 0)`,
   },
   {
     name: 'fulfilled_once',
     promise: 'a payment is fulfilled exactly when it succeeded, and only then',
     sql: `
-      SELECT id AS payment_id, status, fulfilled_at, fulfilment FROM payment_transactions
+      SELECT site_id, id AS payment_id, status, fulfilled_at, fulfilment FROM payment_transactions
        WHERE (fulfilled_at IS NULL) <> (status NOT IN ('succeeded', 'refunded', 'partially_refunded'))
           OR (fulfilled_at IS NULL) <> (fulfilment IS NULL)`,
   },
@@ -70,12 +73,12 @@ export const INTEGRITY_CHECKS: IntegrityCheck[] = [
     promise:
       'a raffle payment marked entered has exactly one entry of exactly its tickets; an unfillable one has none',
     sql: `
-      SELECT p.id AS payment_id, p.fulfilment, (p.order_details->>'tickets')::integer AS tickets,
+      SELECT p.site_id, p.id AS payment_id, p.fulfilment, (p.order_details->>'tickets')::integer AS tickets,
              count(e.id) AS entries, COALESCE(SUM(e.entries_count), 0) AS entered
         FROM payment_transactions p
         LEFT JOIN raffle_entries e ON e.payment_transaction_id = p.id
        WHERE p.fulfilment IN ('entered', 'refunded_unfillable') OR e.id IS NOT NULL
-       GROUP BY p.id
+       GROUP BY p.site_id, p.id
       HAVING (p.fulfilment = 'entered'
               AND (count(e.id) <> 1 OR SUM(e.entries_count) <> (p.order_details->>'tickets')::integer))
           OR (p.fulfilment IS DISTINCT FROM 'entered' AND count(e.id) > 0)`,
@@ -84,7 +87,7 @@ export const INTEGRITY_CHECKS: IntegrityCheck[] = [
     name: 'unfillable_earned_nothing',
     promise: 'a paid order that could not be entered earned no points',
     sql: `
-      SELECT p.id AS payment_id, t.amount FROM payment_transactions p
+      SELECT p.site_id, p.id AS payment_id, t.amount FROM payment_transactions p
         JOIN point_transactions t ON t.payment_transaction_id = p.id AND t.transaction_type = 'earn'
        WHERE p.fulfilment = 'refunded_unfillable'`,
   },
@@ -92,7 +95,7 @@ export const INTEGRITY_CHECKS: IntegrityCheck[] = [
     name: 'refund_amounts',
     promise: 'refunds never pass what was paid, and a payment is refunded exactly when all of it went back',
     sql: `
-      SELECT id AS payment_id, status, amount_cents, refunded_cents, refund_pending_cents
+      SELECT site_id, id AS payment_id, status, amount_cents, refunded_cents, refund_pending_cents
         FROM payment_transactions
        WHERE refunded_cents < 0 OR refund_pending_cents < 0
           OR refunded_cents + refund_pending_cents > amount_cents
@@ -104,7 +107,7 @@ export const INTEGRITY_CHECKS: IntegrityCheck[] = [
     promise:
       'the points a refunded payment earned were taken back pro rata (what was spent forgiven, counted)',
     sql: `
-      SELECT p.id AS payment_id, earn.amount AS earned, p.refunded_cents, p.amount_cents,
+      SELECT p.site_id, p.id AS payment_id, earn.amount AS earned, p.refunded_cents, p.amount_cents,
              COALESCE(rev.due, 0) AS reversed_due,
              (earn.amount * p.refunded_cents / p.amount_cents) AS due
         FROM payment_transactions p
@@ -119,8 +122,8 @@ export const INTEGRITY_CHECKS: IntegrityCheck[] = [
     name: 'earn_once',
     promise: 'a payment earns points at most once',
     sql: `
-      SELECT payment_transaction_id AS payment_id, count(*) AS earns FROM point_transactions
+      SELECT site_id, payment_transaction_id AS payment_id, count(*) AS earns FROM point_transactions
        WHERE transaction_type = 'earn' AND payment_transaction_id IS NOT NULL
-       GROUP BY payment_transaction_id HAVING count(*) > 1`,
+       GROUP BY site_id, payment_transaction_id HAVING count(*) > 1`,
   },
 ];
