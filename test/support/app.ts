@@ -28,7 +28,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     port: 0,
     publicBaseUrl: 'http://localhost:3000',
     corsOrigins: ['https://app.example.com'],
-    logLevel: 'silent',
+    logLevel: process.env.E2E_LOG_LEVEL ?? 'silent', // E2E_LOG_LEVEL=debug to see the app's logs
     logFile: undefined,
     databaseUrl: process.env.E2E_DATABASE_URL,
     dataDir: mkdtempSync(join(tmpdir(), 'e2e-data-')),

@@ -10,7 +10,7 @@ import { linkToken, parseMail } from './smtp-sink';
  * A route with a request example (`@ApiRequestExample`, or a parameter `example`) must have a step here,
  * placed after the steps whose answers it needs. A step sends the example as the document shows it; the
  * only things it may put in are what no document can know in advance — ids and tokens earlier answers
- * or e-mails gave (`params`, `body`) — and what a person does outside the API (`before`: paying on the
+ * or e-mails gave, and dates relative to today (`params`, `body`) — and what a person does outside the API (`before`: paying on the
  * sandbox page, waiting for the jobs, reading the outbox). It then expects the documented success status.
  * Routes without examples may also have a step when later steps need them (`publishRaffle`).
  */
@@ -54,6 +54,17 @@ async function mailedToken(
   if (!entry) throw new Error(`no ${kind} e-mail to ${to} in the outbox`);
   const message = await api(w.app).as(v.admin).get(`/admin/outbox/${entry.id}`).expect(200);
   return linkToken(parseMail(str(message.body.raw)), path);
+}
+
+/** The buyer pays on the sandbox's hosted page; the webhook's work is done. */
+async function payOnSandboxPage(w: SandboxApp, checkoutUrl: string): Promise<void> {
+  const paid = await fetch(checkoutUrl, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'decision=pay',
+  });
+  if (!paid.ok) throw new Error(`the sandbox pay page answered ${paid.status}`);
+  await w.drain();
 }
 
 const NEWCOMER = 'newcomer@example.com';
@@ -151,19 +162,63 @@ export const WALK: WalkStep[] = [
     operationId: 'refundPayment',
     as: 'admin',
     params: (v) => ({ id: v.orderId }),
-    before: async (w, v) => {
-      const paid = await fetch(v.checkoutUrl, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-        body: 'decision=pay',
-      });
-      if (!paid.ok) throw new Error(`the sandbox pay page answered ${paid.status}`);
-      await w.drain();
-    },
+    before: (w, v) => payOnSandboxPage(w, v.checkoutUrl),
   },
   { operationId: 'gatewayTwoCreateOrder', as: 'none' },
   { operationId: 'createPayment', as: 'user' },
   { operationId: 'runJob', as: 'admin', params: () => ({ name: 'reconciliation' }) },
+
+  // A membership: the newcomer subscribes and pays on the sandbox page; an admin upgrades, pauses, resumes
+  // and cancels it; the newcomer cancels a second one.
+  {
+    operationId: 'subscribeToTier',
+    as: 'user',
+    body: (v) => ({ tier_id: v.tierId }),
+    keep: (a, v) => {
+      v.subscriptionId = str((a.subscription as Record<string, unknown>).id);
+      v.subscriptionCheckoutUrl = str(a.checkout_url);
+    },
+  },
+  {
+    operationId: 'upgradeSubscription',
+    as: 'admin',
+    body: (v) => ({ subscription_id: v.subscriptionId }),
+    before: async (w, v) => {
+      await payOnSandboxPage(w, v.subscriptionCheckoutUrl);
+      // The example upgrades to `platinum`: the admin creates that dearer tier first.
+      await api(w.app)
+        .as(v.admin)
+        .post('/admin/subscription-tiers', {
+          name: 'platinum',
+          amount_cents: 1999,
+          currency: 'GBP',
+          entry_credits_per_period: 12,
+        })
+        .expect(201);
+    },
+  },
+  {
+    operationId: 'pauseSubscription',
+    as: 'admin',
+    // The example's date is only a shape: a pause must end within a year of today.
+    body: (v) => ({
+      subscription_id: v.subscriptionId,
+      paused_until: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+    }),
+  },
+  { operationId: 'resumeSubscription', as: 'admin', body: (v) => ({ subscription_id: v.subscriptionId }) },
+  { operationId: 'cancelSubscription', as: 'admin', body: (v) => ({ subscription_id: v.subscriptionId }) },
+  {
+    operationId: 'cancelMySubscription',
+    as: 'user',
+    params: (v) => ({ id: v.secondSubscriptionId }),
+    before: async (w, v) => {
+      const res = await api(w.app).as(v.user).post('/subscriptions', { tier_id: v.tierId }).expect(201);
+      const created = res.body as { subscription: { id: string }; checkout_url: string };
+      v.secondSubscriptionId = created.subscription.id;
+      await payOnSandboxPage(w, created.checkout_url);
+    },
+  },
 
   // Discounts: a brand, a tag, a code, bulk codes.
   {

@@ -60,6 +60,21 @@ export async function closedPort(): Promise<number> {
 
 export const ALL_KIND_VARIABLES: Record<MailKind, MailVariables> = {
   purchase_refunded: { giveaway_name: 'Dream Car', amount: '£12.50', order_id: 'ord-42' },
+  subscription_started: { tier_name: 'Gold', amount: '£9.99', credits: 5, next_billing_date: '1 March 2030' },
+  subscription_reminder: {
+    tier_name: 'Gold',
+    amount: '£9.99',
+    renewal_date: '1 March 2030',
+    manage_url: 'https://shop.example.com/account',
+  },
+  subscription_payment_failed: {
+    tier_name: 'Gold',
+    amount: '£9.99',
+    retry_date: '2 March 2030',
+    grace_end: '8 March 2030',
+    card_url: 'https://shop.example.com/account',
+  },
+  subscription_cancelled: { tier_name: 'Gold', ends: '1 March 2030', refund: '£7.00' },
   magic_link: { link: 'https://shop.example.com/magic-link?token=ml-123', expires_minutes: 15 },
   password_reset: { link: 'https://shop.example.com/password-reset?token=pr-123', expires_minutes: 60 },
   password_set: { link: 'https://shop.example.com/password-set?token=ps-123', expires_minutes: 60 },
@@ -91,6 +106,11 @@ export const ALL_KIND_VARIABLES: Record<MailKind, MailVariables> = {
 /** What the subject of each kind says, given ALL_KIND_VARIABLES. */
 export const ALL_KIND_SUBJECTS: Record<MailKind, RegExp> = {
   purchase_refunded: /has been refunded/,
+  subscription_started: /^Your Gold membership has started$/,
+  subscription_reminder: /^Your Gold membership renews on 1 March 2030$/,
+  subscription_payment_failed:
+    /^We could not take your Gold membership payment$|could not take your Gold payment/,
+  subscription_cancelled: /^Your Gold membership is cancelled$/,
   magic_link: /sign-in link/,
   password_reset: /^Reset your .+ password$/,
   password_set: /^Set your .+ password$/,

@@ -50,6 +50,16 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
     description: 'Membership tiers of a site: create, change, list them all.',
   },
   { name: 'subscription tiers', description: 'A site’s active membership tiers, as the public sees them.' },
+  {
+    name: 'subscriptions',
+    description:
+      'Your memberships: start one (pay on the hosted form), read it, cancel it, give it another card.',
+  },
+  {
+    name: 'admin: subscriptions',
+    description:
+      'A site’s memberships: list, cancel (with the cooling-off refund), upgrade, pause and resume.',
+  },
   { name: 'users', description: 'Your own account: who you are, your profile, spend limit and self-pause.' },
   { name: 'admin: users', description: 'Find a site’s users; grant or remove the admin role (superadmin).' },
   {

@@ -18,6 +18,7 @@ import { RaffleEntry } from '#app/modules/raffles/entries/entities/raffle-entry.
 import { RaffleUserEntries } from '#app/modules/raffles/entries/entities/raffle-user-entries.entity.js';
 import { SiteConfig } from '#app/modules/sites/entities/site-config.entity.js';
 import { SubscriptionTier } from '#app/modules/subscriptions/entities/subscription-tier.entity.js';
+import { Subscription } from '#app/modules/subscriptions/entities/subscription.entity.js';
 import { ActivityLog } from '#app/modules/users/entities/activity-log.entity.js';
 import { UserProfile } from '#app/modules/users/entities/user-profile.entity.js';
 import { User } from '#app/modules/users/entities/user.entity.js';
@@ -32,6 +33,7 @@ export const ENTITIES = [
   OneTimeToken,
   SecretsKeyCheck,
   SubscriptionTier,
+  Subscription,
   Raffle,
   DiscountBrand,
   Tag,

@@ -22,6 +22,19 @@ describe('inlineParameters', () => {
     );
   });
 
+  it('writes an array as PostgreSQL array text, elements quoted and escaped as the driver does', () => {
+    expect(
+      inlineParameters(
+        'SELECT $1::text[], $2::int[]',
+        [
+          ['a', "b'c", null],
+          [1, 2],
+        ],
+        escapeLiteral,
+      ),
+    ).toBe(`SELECT '{"a","b''c",NULL}'::text[], '{"1","2"}'::int[]`);
+  });
+
   it('writes dates as ISO text', () => {
     expect(inlineParameters('SELECT $1', [new Date('2030-01-02T03:04:05.000Z')], escapeLiteral)).toBe(
       "SELECT '2030-01-02T03:04:05.000Z'",
@@ -30,7 +43,7 @@ describe('inlineParameters', () => {
 
   it('refuses what it cannot write safely, and a placeholder without a value', () => {
     expect(() => inlineParameters('SELECT $1', [Number.NaN], escapeLiteral)).toThrow(RangeError);
-    expect(() => inlineParameters('SELECT $1', [[1, 2]], escapeLiteral)).toThrow(TypeError);
+    expect(() => inlineParameters('SELECT $1', [Symbol('x')], escapeLiteral)).toThrow(TypeError);
     expect(() => inlineParameters('SELECT $2', [1], escapeLiteral)).toThrow(RangeError);
   });
 });

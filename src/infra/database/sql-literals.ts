@@ -1,8 +1,16 @@
+import { createRequire } from 'node:module';
+
+// The driver's own conversion of an array parameter to PostgreSQL's array text (pg/lib/utils).
+const { prepareValue } = createRequire(__filename)('pg/lib/utils') as {
+  prepareValue: (v: unknown) => unknown;
+};
+
 /**
  * Parameters written into SQL as literals, for the one statement that must travel with its COMMIT in a
  * single round trip (PostgreSQL's simple query protocol, which allows several statements, takes no
  * parameters). Text goes through the driver's `escapeLiteral`; numbers must be finite; a plain object
- * is written as its JSON text (as the driver sends it); arrays and anything else are refused.
+ * is written as its JSON text and an array as PostgreSQL's array text, both exactly as the driver would
+ * send them as parameters; anything else is refused.
  * Placeholders are `$1`…`$n`, as in a parameterised statement.
  */
 export function inlineParameters(
@@ -45,6 +53,7 @@ function literal(value: unknown, escapeLiteral: (text: string) => string): strin
   }
   if (typeof value === 'string') return escapeLiteral(value);
   if (value instanceof Date) return escapeLiteral(value.toISOString());
-  if (typeof value === 'object' && !Array.isArray(value)) return escapeLiteral(JSON.stringify(value));
+  if (Array.isArray(value)) return escapeLiteral(prepareValue(value) as string);
+  if (typeof value === 'object') return escapeLiteral(JSON.stringify(value));
   throw new TypeError(`cannot write a ${typeof value} as an SQL literal`);
 }

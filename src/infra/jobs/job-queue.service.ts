@@ -57,6 +57,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly boss: PgBoss;
   private readonly handlers = new Map<JobName, JobHandler<JobName>>();
   private readonly schedules = new Map<JobName, { cron: string; data: object }>();
+  private readonly runnables = new Map<string, () => Promise<number>>();
   /** This instance's worker ids per queue (pg-boss's), to wake them. */
   private readonly workers = new Map<JobName, string[]>();
   private started = false;
@@ -143,9 +144,28 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     for (const id of this.workers.get(name) ?? []) this.boss.notifyWorker(id);
   }
 
-  /** Whether a handler exists for a job name (admin `POST /admin/jobs/{name}/run`). */
+  /** Whether a handler exists for a job name. */
   has(name: string): name is JobName {
     return this.handlers.has(name as JobName);
+  }
+
+  /**
+   * A scheduled job an admin may run now (`POST /admin/jobs/{name}/run`, DESIGN §10): `run` answers how
+   * many records it acted on. Features register theirs in `onModuleInit`.
+   */
+  runnable(name: string, run: () => Promise<number>): void {
+    this.runnables.set(name, run);
+  }
+
+  /** Runs a registered job now; undefined when no feature registered `name`. */
+  async runNow(name: string): Promise<number | undefined> {
+    const run = this.runnables.get(name);
+    return run ? run() : undefined;
+  }
+
+  /** The names an admin may run now. */
+  runnableNames(): string[] {
+    return [...this.runnables.keys()].sort();
   }
 
   async onModuleDestroy(): Promise<void> {
@@ -184,6 +204,35 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.workers.has(name)) this.tx.afterCommit(() => this.wake(name));
   }
 
+  /** Queues many jobs of one queue in one statement, in the ambient transaction (or deferred with it). */
+  async enqueueMany<N extends JobName>(
+    name: N,
+    datas: JobMap[N][],
+    options: { defer?: boolean } = {},
+  ): Promise<void> {
+    if (!datas.length) return;
+    const manager = this.tx.active ? this.tx.manager : undefined;
+    const db = options.defer
+      ? {
+          executeSql: (text: string, values: unknown[]) => {
+            this.tx.defer(text, values);
+            return Promise.resolve({ rows: [] });
+          },
+        }
+      : manager
+        ? {
+            executeSql: async (text: string, values: unknown[]) => ({
+              rows: await manager.query<unknown[]>(text, values),
+            }),
+          }
+        : undefined;
+    await this.boss.insert(
+      datas.map((data) => ({ name, data })),
+      db ? { db } : {},
+    );
+    if (this.workers.has(name)) this.tx.afterCommit(() => this.wake(name));
+  }
+
   /** Runs every due job now (tests and `POST /admin/jobs/{name}/run`); answers how many ran. */
   async drain(names: JobName[] = JOB_NAMES): Promise<number> {
     let ran = 0;
@@ -199,6 +248,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
             await this.run(name, job);
             await this.boss.complete(name, job.id);
           } catch (error) {
+            this.logger.warn({ err: error, job: name, jobId: job.id }, 'job failed');
             await this.boss.fail(name, job.id, { message: (error as Error).message });
           }
           ranThisRound++;

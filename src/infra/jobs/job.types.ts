@@ -17,6 +17,14 @@ export interface JobMap {
   'payments.notify': { payment_transaction_id: string };
   /** Sends a refund to the gateway: whole payments that could not be fulfilled, and admin refunds. */
   'payments.refund': { payment_transaction_id: string; amount_cents: number; reason: string };
+  /** Charges the stored cards of the memberships due (scheduled hourly; `renewals`). */
+  'subscriptions.renewals': Record<string, never>;
+  /** Moves memberships whose time has come (incomplete, ending, past due, paused; `expiries`). */
+  'subscriptions.expiries': Record<string, never>;
+  /** Sends renewal reminders (`reminders`). */
+  'subscriptions.reminders': Record<string, never>;
+  /** Deletes a schedule an imported membership had at the gateway, once it is cancelled. */
+  'subscriptions.delete-schedule': { subscription_id: string; schedule_id: string };
   /** Processes one stored webhook event (the inbox). */
   'inbound.process': { inbound_event_id: string };
   /** Asks the gateways about open payments no event has settled. */
@@ -38,4 +46,8 @@ export const JOB_NAMES: JobName[] = [
   'payments.refund',
   'inbound.process',
   'payments.reconcile',
+  'subscriptions.renewals',
+  'subscriptions.expiries',
+  'subscriptions.reminders',
+  'subscriptions.delete-schedule',
 ];

@@ -16,7 +16,7 @@ export interface ProviderHttpOptions {
 }
 
 export interface ProviderRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   /** Appended to the base URL; ids in it are URL-encoded by the caller. */
   path: string;
   query?: Record<string, string>;

@@ -1,11 +1,16 @@
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, IsNull, type Repository } from 'typeorm';
 import { OneTimeToken, type OneTimePurpose } from './entities/one-time-token.entity.js';
 
 @Injectable()
 export class OneTimeTokensRepository {
-  constructor(@InjectRepository(OneTimeToken) private readonly tokens: Repository<OneTimeToken>) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** OneTimeTokens in the ambient transaction when there is one. */
+  private get tokens(): Repository<OneTimeToken> {
+    return this.tx.repo(OneTimeToken);
+  }
 
   async create(
     row: Pick<OneTimeToken, 'user_id' | 'purpose' | 'token_hash' | 'expires_at'>,

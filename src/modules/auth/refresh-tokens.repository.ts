@@ -1,11 +1,16 @@
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, IsNull, type Repository } from 'typeorm';
 import { RefreshToken } from './entities/refresh-token.entity.js';
 
 @Injectable()
 export class RefreshTokensRepository {
-  constructor(@InjectRepository(RefreshToken) private readonly tokens: Repository<RefreshToken>) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** RefreshTokens in the ambient transaction when there is one. */
+  private get tokens(): Repository<RefreshToken> {
+    return this.tx.repo(RefreshToken);
+  }
 
   private repo(manager?: EntityManager): Repository<RefreshToken> {
     return manager ? manager.getRepository(RefreshToken) : this.tokens;

@@ -1,6 +1,6 @@
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, type EntityManager, In, type ObjectLiteral } from 'typeorm';
+import { type EntityManager, In, type ObjectLiteral } from 'typeorm';
 import { DiscountBrand } from './entities/discount-brand.entity.js';
 import { Tag } from './entities/tag.entity.js';
 
@@ -10,10 +10,15 @@ export type NewTag = Pick<Tag, 'site_id' | 'name' | 'slug'> & Partial<Tag>;
 /** Brands and tags: the catalogue's reference data. */
 @Injectable()
 export class CatalogueRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** The ambient transaction's manager, or the pool's outside one. */
+  private get db(): EntityManager {
+    return this.tx.manager;
+  }
 
   private m(manager?: EntityManager): EntityManager {
-    return manager ?? this.db.manager;
+    return manager ?? this.tx.manager;
   }
 
   /** Inserts unless the slug is taken on the site; answers the new id, or null when it was taken. */

@@ -1,6 +1,6 @@
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, type EntityManager, In, IsNull } from 'typeorm';
+import { type EntityManager, In, IsNull } from 'typeorm';
 import { DiscountCodeTag } from './entities/discount-code-tag.entity.js';
 import { DiscountCode } from './entities/discount-code.entity.js';
 import { Tag } from './entities/tag.entity.js';
@@ -22,10 +22,15 @@ export interface CodeFilters {
 /** Discount codes and their tags. Deleted (soft) codes are invisible to every read here. */
 @Injectable()
 export class DiscountCodesRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** The ambient transaction's manager, or the pool's outside one. */
+  private get db(): EntityManager {
+    return this.tx.manager;
+  }
 
   private m(manager?: EntityManager): EntityManager {
-    return manager ?? this.db.manager;
+    return manager ?? this.tx.manager;
   }
 
   /** A new code and its tag links. */

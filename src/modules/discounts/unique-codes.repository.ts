@@ -1,6 +1,6 @@
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 
 export interface ExportRow {
   code: string;
@@ -11,10 +11,15 @@ export interface ExportRow {
 /** The generated codes of bulk discount codes (`discount_unique_codes`). */
 @Injectable()
 export class UniqueCodesRepository {
-  constructor(@InjectDataSource() private readonly db: DataSource) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** The ambient transaction's manager, or the pool's outside one. */
+  private get db(): EntityManager {
+    return this.tx.manager;
+  }
 
   private m(manager?: EntityManager): EntityManager {
-    return manager ?? this.db.manager;
+    return manager ?? this.tx.manager;
   }
 
   /**

@@ -24,6 +24,31 @@ const CASES: Record<MailKind, { vars: MailVariables; subject: RegExp; mustSay: s
     subject: /refunded/,
     mustSay: ['Dream Car', '£12.50', 'ord-42'],
   },
+  subscription_started: {
+    vars: { tier_name: 'Gold', amount: '£9.99', credits: 5, next_billing_date: '1 March 2030' },
+    subject: /Your Gold membership has started/,
+    mustSay: ['£9.99', '5 entry credits', '1 March 2030', 'cancel at any time'],
+  },
+  subscription_reminder: {
+    vars: { tier_name: 'Gold', amount: '£9.99', renewal_date: '1 March 2030' },
+    subject: /renews on 1 March 2030/,
+    mustSay: ['£9.99', 'cancel'],
+  },
+  subscription_payment_failed: {
+    vars: {
+      tier_name: 'Gold',
+      amount: '£9.99',
+      retry_date: '2 March 2030',
+      grace_end: '8 March 2030',
+    },
+    subject: /could not take your Gold membership payment/,
+    mustSay: ['£9.99', '2 March 2030', '8 March 2030'],
+  },
+  subscription_cancelled: {
+    vars: { tier_name: 'Gold', ends: '1 March 2030', refund: '£7.00' },
+    subject: /Gold membership is cancelled/,
+    mustSay: ['1 March 2030', '£7.00 is being refunded'],
+  },
   password_reset: {
     vars: { link: LINK, expires_minutes: 60 },
     subject: /Reset your Shop password/,

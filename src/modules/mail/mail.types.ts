@@ -12,8 +12,18 @@ export const MAIL_KINDS = [
 /** A kind a site has template ids for. */
 export type SiteMailKind = (typeof MAIL_KINDS)[number];
 
-/** Every kind the service sends: the spec's eight, and ours (a paid order refunded because it could not be entered). */
-export const ALL_MAIL_KINDS = [...MAIL_KINDS, 'purchase_refunded'] as const;
+/**
+ * Every kind the service sends: the spec's eight, and ours — a paid order refunded because it could not
+ * be entered; a membership started, about to renew, whose charge failed, or cancelled.
+ */
+export const ALL_MAIL_KINDS = [
+  ...MAIL_KINDS,
+  'purchase_refunded',
+  'subscription_started',
+  'subscription_reminder',
+  'subscription_payment_failed',
+  'subscription_cancelled',
+] as const;
 export type MailKind = (typeof ALL_MAIL_KINDS)[number];
 
 export type MailVariables = Record<string, string | number | boolean | null>;

@@ -4,7 +4,7 @@ import { Auth } from '#app/common/auth/auth.decorators.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { Prop } from '#app/common/validation/fields.js';
-import { ReconcilePaymentsJob } from './jobs/reconcile-payments.job.js';
+import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 
 export class JobRunDto {
   @Prop(String, { example: 'reconciliation' }) name!: string;
@@ -15,7 +15,7 @@ export class JobRunDto {
 @ApiTags('ops')
 @Controller('admin/jobs')
 export class AdminJobsController {
-  constructor(private readonly reconcile: ReconcilePaymentsJob) {}
+  constructor(private readonly jobs: JobQueue) {}
 
   @Post(':name/run')
   @Auth('superadmin')
@@ -29,7 +29,8 @@ export class AdminJobsController {
   @ApiOkResponse({ type: JobRunDto })
   @ApiErrors(404)
   async runJob(@Param('name') name: string): Promise<JobRunDto> {
-    if (name === 'reconciliation') return { name, affected: await this.reconcile.run(new Date()) };
-    throw AppException.notFound('Job');
+    const affected = await this.jobs.runNow(name);
+    if (affected === undefined) throw AppException.notFound('Job');
+    return { name, affected };
   }
 }

@@ -1,11 +1,16 @@
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import { InboundEvent, type InboundStatus } from './entities/inbound-event.entity.js';
 
 @Injectable()
 export class InboundEventsRepository {
-  constructor(@InjectRepository(InboundEvent) private readonly events: Repository<InboundEvent>) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** InboundEvents in the ambient transaction when there is one. */
+  private get events(): Repository<InboundEvent> {
+    return this.tx.repo(InboundEvent);
+  }
 
   /** Stores an event once per provider key; null when it was already there (a duplicate delivery). */
   async insertOnce(
@@ -25,7 +30,7 @@ export class InboundEventsRepository {
   }
 
   findById(id: string, manager?: EntityManager): Promise<InboundEvent | null> {
-    return (manager ?? this.events.manager).getRepository(InboundEvent).findOne({ where: { id } });
+    return (manager ?? this.tx.manager).getRepository(InboundEvent).findOne({ where: { id } });
   }
 
   async mark(
@@ -35,7 +40,7 @@ export class InboundEventsRepository {
     >,
     manager?: EntityManager,
   ): Promise<void> {
-    await (manager ?? this.events.manager)
+    await (manager ?? this.tx.manager)
       .getRepository(InboundEvent)
       .createQueryBuilder()
       .update()

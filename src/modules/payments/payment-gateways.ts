@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '#app/config/app-config.js';
 import { GatewayOneClient } from '#app/infra/providers/gatewayone/gatewayone.client.js';
 import { GatewayTwoClient } from '#app/infra/providers/gatewaytwo/gatewaytwo.client.js';
+import { ProviderError } from '#app/infra/providers/provider-error.js';
 import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
 import type { GatewayOutcome } from './payments.rules.js';
 
@@ -33,7 +34,15 @@ export class PaymentGateways {
 
   async open(
     payment: PaymentTransaction,
-    opts: { integrity?: boolean; returnUrl?: string | null; customerEmail?: string | null },
+    opts: {
+      integrity?: boolean;
+      returnUrl?: string | null;
+      customerEmail?: string | null;
+      /** Store the card for the service to charge later (a membership). */
+      createRegistration?: boolean;
+      /** `PA` with 0.00 and a registration verifies the card alone (a trial's start). */
+      paymentType?: 'DB' | 'PA';
+    },
   ): Promise<OpenedCheckout> {
     if (payment.gateway === 'gatewayone') {
       const created = await this.one.createCheckoutOnce({
@@ -43,6 +52,8 @@ export class PaymentGateways {
         customParameters: { site_id: payment.site_id },
         integrity: opts.integrity,
         shopperResultUrl: opts.returnUrl ?? undefined,
+        createRegistration: opts.createRegistration,
+        paymentType: opts.paymentType,
       });
       return {
         checkoutId: created.id,
@@ -63,7 +74,11 @@ export class PaymentGateways {
   }
 
   /** What the gateway says became of the payment: the only source of truth for money. */
-  async verdict(payment: Pick<PaymentTransaction, 'gateway' | 'checkout_id'>): Promise<GatewayVerdict> {
+  async verdict(
+    payment: Pick<PaymentTransaction, 'id' | 'gateway' | 'checkout_id'>,
+  ): Promise<GatewayVerdict> {
+    // A charge of a stored card has no checkout: the gateway files it under our reference.
+    if (!payment.checkout_id && payment.gateway === 'gatewayone') return this.lookUp(payment.id);
     if (!payment.checkout_id)
       return { outcome: 'pending', gatewayPaymentId: null, resultCode: null, raw: {} };
     if (payment.gateway === 'gatewayone') {
@@ -77,6 +92,47 @@ export class PaymentGateways {
     }
     const order = await this.two.getOrder(payment.checkout_id);
     return { outcome: order.outcome, gatewayPaymentId: order.id, resultCode: order.state, raw: order.raw };
+  }
+
+  /**
+   * Charges a stored card for a payment of ours (a membership's renewal), once: when the answer is lost
+   * the charge is settled by looking it up under our reference, never by charging again. Throws
+   * `ProviderError` when neither the charge nor the look-up could be answered (the payment stays
+   * pending, to be looked up later by reconciliation or the next run).
+   */
+  async chargeStoredCard(
+    payment: Pick<PaymentTransaction, 'id' | 'amount_cents' | 'currency'>,
+    registrationId: string,
+  ): Promise<GatewayVerdict> {
+    try {
+      const charged = await this.one.chargeRegistration(registrationId, {
+        amountCents: payment.amount_cents,
+        currency: payment.currency,
+        merchantTransactionId: payment.id,
+      });
+      return {
+        outcome: charged.outcome,
+        gatewayPaymentId: charged.paymentId ?? null,
+        resultCode: charged.resultCode,
+        raw: charged.raw,
+      };
+    } catch (error) {
+      if (!(error instanceof ProviderError) || error.kind !== 'unavailable') throw error;
+      return this.lookUp(payment.id);
+    }
+  }
+
+  /** What the gateway holds under our reference: its newest payment's verdict, or pending when none. */
+  private async lookUp(reference: string): Promise<GatewayVerdict> {
+    const found = await this.one.findByMerchantTransactionId(reference);
+    const paid = found.filter((p) => p.paymentId).pop();
+    if (!paid) return { outcome: 'pending', gatewayPaymentId: null, resultCode: null, raw: {} };
+    return {
+      outcome: paid.outcome,
+      gatewayPaymentId: paid.paymentId ?? null,
+      resultCode: paid.resultCode,
+      raw: paid.raw,
+    };
   }
 
   async refund(

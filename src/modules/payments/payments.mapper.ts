@@ -33,11 +33,12 @@ export function toPaymentDto(p: PaymentTransaction): PaymentTransactionDto {
 export function toPaymentRecordDto(
   p: PaymentTransaction,
   points: PointTransactionRecordDto[],
+  subscription: Record<string, unknown> | null = null,
 ): PaymentTransactionRecordDto {
   return {
     ...toPaymentDto(p),
     subscription_id: p.subscription_id,
-    subscription: null,
+    subscription,
     points,
     ip_address: p.ip_address,
     user_agent: p.user_agent,

@@ -28,6 +28,8 @@ import { PaymentOutcomeService } from './payment-outcome.service.js';
 import { PaymentsController } from './payments.controller.js';
 import { PaymentsRepository } from './payments.repository.js';
 import { PaymentsService } from './payments.service.js';
+import { PurposeOrdersService } from './purpose-orders.service.js';
+import { StoredCardChargesService } from './stored-card-charges.service.js';
 import { RefundsService } from './refunds.service.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
@@ -72,6 +74,9 @@ import { WebhooksService } from './webhooks/webhooks.service.js';
     RefundPaymentJob,
     ProcessInboundJob,
     ReconcilePaymentsJob,
+    PurposeOrdersService,
+    StoredCardChargesService,
   ],
+  exports: [PurposeOrdersService, StoredCardChargesService],
 })
 export class PaymentsModule {}

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, LessThan, type Repository } from 'typeorm';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { PaymentHead } from './hooks/payment-hooks.js';
@@ -37,7 +36,10 @@ const head = (p: string): string =>
     .map((c) => `${p}.${c}`)
     .join(', ') +
   `, COALESCE((${p}.order_details->>'tickets')::integer, 0) AS tickets, ${p}.metadata->>'unfillable' AS unfillable` +
-  `, ${p}.metadata->>'checkout_url' AS checkout_url`;
+  `, ${p}.metadata->>'checkout_url' AS checkout_url, ${p}.metadata->>'kind' AS kind` +
+  `, COALESCE(${p}.gateway_response->>'registrationId', ${p}.webhook_data->'payload'->>'registrationId') AS registration_id`;
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** The head of a payment row already read whole. */
 export function toHead(p: PaymentTransaction): PaymentHead {
@@ -65,6 +67,10 @@ export function toHead(p: PaymentTransaction): PaymentHead {
     fulfilment: p.fulfilment,
     unfillable: typeof p.metadata.unfillable === 'string' ? p.metadata.unfillable : null,
     checkout_url: typeof p.metadata.checkout_url === 'string' ? p.metadata.checkout_url : null,
+    kind: typeof p.metadata.kind === 'string' ? p.metadata.kind : null,
+    registration_id:
+      str(p.gateway_response?.registrationId) ??
+      str((p.webhook_data?.payload as Record<string, unknown> | undefined)?.registrationId),
   };
 }
 
@@ -138,10 +144,12 @@ export interface PaymentMailFacts {
 
 @Injectable()
 export class PaymentsRepository {
-  constructor(
-    @InjectRepository(PaymentTransaction) private readonly payments: Repository<PaymentTransaction>,
-    private readonly tx: TransactionRunner,
-  ) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** PaymentTransactions in the ambient transaction when there is one. */
+  private get payments(): Repository<PaymentTransaction> {
+    return this.tx.repo(PaymentTransaction);
+  }
 
   async head(id: string): Promise<PaymentHead | null> {
     const rows = await this.tx.manager.query<PaymentHead[]>(
@@ -223,6 +231,93 @@ export class PaymentsRepository {
 
   async update(id: string, changes: Partial<PaymentTransaction>, manager?: EntityManager): Promise<void> {
     await this.repo(manager).update({ id }, changes as never);
+  }
+
+  /** Pending payments of stored-card charges, in one statement in the ambient transaction. */
+  async insertStoredCardCharges(
+    rows: Array<{
+      id: string;
+      siteId: string;
+      userId: string;
+      subscriptionId: string;
+      amountCents: number;
+      currency: string;
+      description: string;
+      month: string;
+    }>,
+  ): Promise<void> {
+    if (!rows.length) return;
+    await this.tx.manager.query(
+      `INSERT INTO payment_transactions (id, site_id, user_id, gateway, currency, amount_cents, description,
+                                         payment_method, status, purpose, subscription_id, spend_month,
+                                         order_details, metadata)
+       SELECT v.id, v.site_id, v.user_id, 'gatewayone', v.currency, v.amount_cents, v.description,
+              'card', 'pending', 'subscription', v.subscription_id, v.month, '{}', '{"stored_card": true}'
+         FROM unnest($1::uuid[], $2::varchar[], $3::uuid[], $4::bpchar[], $5::integer[], $6::varchar[],
+                     $7::uuid[], $8::varchar[])
+              AS v(id, site_id, user_id, currency, amount_cents, description, subscription_id, month)`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.siteId),
+        rows.map((r) => r.userId),
+        rows.map((r) => r.currency),
+        rows.map((r) => r.amountCents),
+        rows.map((r) => r.description),
+        rows.map((r) => r.subscriptionId),
+        rows.map((r) => r.month),
+      ],
+    );
+  }
+
+  /**
+   * The exactly-once claim of many successes at once (a renewal run's charges), in the ambient
+   * transaction: only payments still pending move (a webhook may have settled one already).
+   */
+  async claimPendingSuccesses(
+    results: Array<{
+      paymentId: string;
+      verdict: { gatewayPaymentId: string | null; raw: Record<string, unknown> };
+    }>,
+  ): Promise<PaymentHead[]> {
+    const [rows] = await this.tx.manager.query<[PaymentHead[], number]>(
+      `UPDATE payment_transactions p
+          SET status = 'succeeded', fulfilled_at = now(), fulfilment = 'fulfilled', updated_at = now(),
+              gateway_transaction_id = COALESCE(v.gateway_id, p.gateway_transaction_id),
+              gateway_response = v.response::jsonb
+         FROM unnest($1::uuid[], $2::varchar[], $3::text[]) AS v(id, gateway_id, response)
+        WHERE p.id = v.id AND p.status = 'pending' AND p.fulfilled_at IS NULL
+       RETURNING ${head('p')}`,
+      [
+        results.map((r) => r.paymentId),
+        results.map((r) => r.verdict.gatewayPaymentId),
+        results.map((r) => JSON.stringify(r.verdict.raw)),
+      ],
+    );
+    return rows;
+  }
+
+  /** Declined charges still pending move to `failed`, in one statement in the ambient transaction. */
+  async failPending(
+    results: Array<{
+      paymentId: string;
+      verdict: { gatewayPaymentId: string | null; raw: Record<string, unknown> };
+    }>,
+  ): Promise<PaymentHead[]> {
+    const [rows] = await this.tx.manager.query<[PaymentHead[], number]>(
+      `UPDATE payment_transactions p
+          SET status = 'failed', updated_at = now(),
+              gateway_transaction_id = COALESCE(v.gateway_id, p.gateway_transaction_id),
+              gateway_response = v.response::jsonb
+         FROM unnest($1::uuid[], $2::varchar[], $3::text[]) AS v(id, gateway_id, response)
+        WHERE p.id = v.id AND p.status = 'pending'
+       RETURNING ${head('p')}`,
+      [
+        results.map((r) => r.paymentId),
+        results.map((r) => r.verdict.gatewayPaymentId),
+        results.map((r) => JSON.stringify(r.verdict.raw)),
+      ],
+    );
+    return rows;
   }
 
   async mailFactsOf(id: string): Promise<PaymentMailFacts | null> {

@@ -6,6 +6,7 @@ import { PointsService } from '#app/modules/rewards/points.service.js';
 import { UserRecordsPort } from '#app/modules/users/ports/user-records.port.js';
 import type { CreatePaymentDto, PaymentTransactionDto } from './dto/payment.dto.js';
 import type { PaymentStatus, PaymentTransaction } from './entities/payment-transaction.entity.js';
+import { PaymentHooks } from './hooks/payment-hooks.js';
 import { OrdersService } from './orders.service.js';
 import { toPaymentDto, toPaymentRecordDto } from './payments.mapper.js';
 import { PaymentsRepository } from './payments.repository.js';
@@ -22,18 +23,28 @@ export class PaymentsService implements OnModuleInit {
     private readonly refunds: RefundsService,
     private readonly points: PointsService,
     private readonly userRecords: UserRecordsPort,
+    private readonly hooks: PaymentHooks,
   ) {}
 
   onModuleInit(): void {
     this.userRecords.provide('payment_transactions', async (userIds) => {
       const rows = await this.payments.ofUsers(userIds);
-      const points = await this.points.recordsOfPayments(rows.map((r) => r.id));
+      const [points, subscriptions] = await Promise.all([
+        this.points.recordsOfPayments(rows.map((r) => r.id)),
+        this.hooks.subscriptionsOf([
+          ...new Set(rows.flatMap((r) => (r.subscription_id ? [r.subscription_id] : []))),
+        ]),
+      ]);
       const byUser = new Map<string, ReturnType<typeof toPaymentRecordDto>[]>();
       for (const p of rows) {
         if (!p.user_id) continue;
         byUser.set(p.user_id, [
           ...(byUser.get(p.user_id) ?? []),
-          toPaymentRecordDto(p, points.get(p.id) ?? []),
+          toPaymentRecordDto(
+            p,
+            points.get(p.id) ?? [],
+            p.subscription_id ? (subscriptions.get(p.subscription_id) ?? null) : null,
+          ),
         ]);
       }
       return byUser;

@@ -1,5 +1,5 @@
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, QueryFailedError, type Repository } from 'typeorm';
 import { Raffle } from './entities/raffle.entity.js';
 
@@ -34,7 +34,12 @@ export interface RaffleEntryRules {
 
 @Injectable()
 export class RafflesRepository {
-  constructor(@InjectRepository(Raffle) private readonly raffles: Repository<Raffle>) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** Raffles in the ambient transaction when there is one. */
+  private get raffles(): Repository<Raffle> {
+    return this.tx.repo(Raffle);
+  }
 
   private repo(manager?: EntityManager): Repository<Raffle> {
     return manager ? manager.getRepository(Raffle) : this.raffles;
@@ -45,7 +50,7 @@ export class RafflesRepository {
   }
 
   async entryRules(id: string, manager?: EntityManager): Promise<RaffleEntryRules | null> {
-    const rows = await (manager ?? this.raffles.manager).query<
+    const rows = await (manager ?? this.tx.manager).query<
       Array<Omit<RaffleEntryRules, 'points_multiplier'> & { points_multiplier: string | null }>
     >(
       `SELECT id, site_id, name, points_enabled, points_multiplier, max_entries, active, draft, archived, closed,

@@ -1,6 +1,6 @@
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import type { EntityManager, Repository } from 'typeorm';
+import { type EntityManager, In, type Repository } from 'typeorm';
 import { UserLimit } from './entities/user-limit.entity.js';
 import { UserMonthlySpend } from './entities/user-monthly-spend.entity.js';
 import type { LimitsState } from './responsible-play.rules.js';
@@ -8,16 +8,30 @@ import type { LimitsState } from './responsible-play.rules.js';
 /** Every query of responsible play. Writes take the caller's EntityManager (the order's transaction). */
 @Injectable()
 export class ResponsiblePlayRepository {
-  constructor(
-    @InjectRepository(UserLimit) private readonly limits: Repository<UserLimit>,
-    @InjectRepository(UserMonthlySpend) private readonly spend: Repository<UserMonthlySpend>,
-  ) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** UserLimits in the ambient transaction when there is one. */
+  private get limits(): Repository<UserLimit> {
+    return this.tx.repo(UserLimit);
+  }
+
+  /** UserMonthlySpends in the ambient transaction when there is one. */
+  private get spend(): Repository<UserMonthlySpend> {
+    return this.tx.repo(UserMonthlySpend);
+  }
 
   findLimits(userId: string, manager?: EntityManager): Promise<UserLimit | null> {
     return (manager ? manager.getRepository(UserLimit) : this.limits).findOne({ where: { user_id: userId } });
   }
 
   /** The user's row, created empty if missing, locked until the caller's transaction ends. */
+  /** The limits rows of these users, in one query. */
+  async findLimitsOf(userIds: string[], manager: EntityManager): Promise<Map<string, UserLimit>> {
+    if (!userIds.length) return new Map();
+    const rows = await manager.getRepository(UserLimit).find({ where: { user_id: In(userIds) } });
+    return new Map(rows.map((r) => [r.user_id, r]));
+  }
+
   async lockLimits(manager: EntityManager, userId: string): Promise<UserLimit> {
     await manager.query(`INSERT INTO user_limits (user_id) VALUES ($1) ON CONFLICT (user_id) DO NOTHING`, [
       userId,
@@ -75,5 +89,22 @@ export class ResponsiblePlayRepository {
       [row.userId, row.month, row.amountCents],
     );
     return rows[0]?.spent_cents ?? 0;
+  }
+
+  /** Gives back many reservations at once (summed per user and month first), never below zero. */
+  async releaseMany(
+    manager: EntityManager,
+    rows: Array<{ userId: string; amountCents: number; month: string }>,
+  ): Promise<void> {
+    if (!rows.length) return;
+    await manager.query(
+      `UPDATE user_monthly_spend s
+          SET spent_cents = GREATEST(0, s.spent_cents - v.amount), updated_at = now()
+         FROM (SELECT user_id, month, sum(amount)::integer AS amount
+                 FROM unnest($1::uuid[], $2::varchar[], $3::integer[]) AS r(user_id, month, amount)
+                GROUP BY user_id, month) v
+        WHERE s.user_id = v.user_id AND s.month = v.month`,
+      [rows.map((r) => r.userId), rows.map((r) => r.month), rows.map((r) => r.amountCents)],
+    );
   }
 }

@@ -151,6 +151,40 @@ export class ResponsiblePlayService {
   }
 
   /**
+   * `reserveSpend` for many charges at once (a renewal run), in the caller's transaction: the limits of
+   * every user read in one query, then one conditional upsert per charge (so the limit holds under any
+   * concurrency, as for an order). Answers, per key, the month counted or why it was refused.
+   */
+  async reserveSpendMany(
+    manager: EntityManager,
+    charges: Array<{ key: string; userId: string; amountCents: number }>,
+    now: Date,
+  ): Promise<Map<string, { month: string } | { refused: 'SELF_PAUSED' | 'SPEND_LIMIT_REACHED' }>> {
+    const month = monthOf(now);
+    const limits = await this.repo.findLimitsOf([...new Set(charges.map((c) => c.userId))], manager);
+    const out = new Map<string, { month: string } | { refused: 'SELF_PAUSED' | 'SPEND_LIMIT_REACHED' }>();
+    for (const c of charges) {
+      nonNegativeInteger(c.amountCents, 'reserveSpendMany');
+      const gate = spendGate(stateOf(limits.get(c.userId) ?? null), now);
+      if (gate.paused) {
+        out.set(c.key, { refused: 'SELF_PAUSED' });
+        continue;
+      }
+      const spent =
+        c.amountCents === 0
+          ? 0
+          : await this.repo.reserve(manager, {
+              userId: c.userId,
+              month,
+              amountCents: c.amountCents,
+              limitCents: gate.limit,
+            });
+      out.set(c.key, spent === null ? { refused: 'SPEND_LIMIT_REACHED' } : { month });
+    }
+    return out;
+  }
+
+  /**
    * Counts again a spend given back too early: an order that failed and then went through after all.
    * The money was taken, so it counts whatever the limit says (the month may end above the limit).
    */
@@ -162,6 +196,18 @@ export class ResponsiblePlayService {
     if (input.amountCents === 0) return this.repo.spentIn(input.userId, input.month, manager);
     const spent = await this.repo.reserve(manager, { ...input, limitCents: null });
     return spent ?? 0;
+  }
+
+  /** `releaseSpend` for many charges at once (declined renewals), in one statement. */
+  async releaseSpendMany(
+    manager: EntityManager,
+    rows: Array<{ userId: string; amountCents: number; month: string }>,
+  ): Promise<void> {
+    for (const r of rows) nonNegativeInteger(r.amountCents, 'releaseSpendMany');
+    await this.repo.releaseMany(
+      manager,
+      rows.filter((r) => r.amountCents > 0),
+    );
   }
 
   /** Gives back a reservation of an order that failed or was refunded; never below zero. */

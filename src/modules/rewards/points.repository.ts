@@ -1,5 +1,5 @@
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, type Repository } from 'typeorm';
 import { PointTransaction } from './entities/point-transaction.entity.js';
 import { RewardsBalance } from './entities/rewards-balance.entity.js';
@@ -36,6 +36,43 @@ export const EARN_ONCE_FOR_PAYMENT = `
          updated_at = now()
   RETURNING current_points`;
 
+/**
+ * Many payments' earns and the balances they move, in one statement: each ledger row goes in unless its
+ * payment already earned, and balances are credited per user with the sum of what went in.
+ */
+export const EARN_ONCE_FOR_PAYMENTS = `
+  WITH earned AS (
+    INSERT INTO point_transactions
+      (site_id, user_id, payment_transaction_id, reason, transaction_type, created_by, amount, metadata)
+    SELECT v.site_id, v.user_id, v.payment_id, v.reason, 'earn', NULL, v.amount, '{}'
+      FROM unnest($1::varchar[], $2::uuid[], $3::uuid[], $4::varchar[], $5::integer[])
+           AS v(site_id, user_id, payment_id, reason, amount)
+    ON CONFLICT (payment_transaction_id) WHERE transaction_type = 'earn' AND payment_transaction_id IS NOT NULL
+    DO NOTHING RETURNING user_id, site_id, amount),
+  per_user AS (SELECT user_id, min(site_id) AS site_id, sum(amount)::integer AS amount FROM earned GROUP BY user_id)
+  INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
+  SELECT user_id, site_id, amount, amount FROM per_user
+  ON CONFLICT (user_id) DO UPDATE
+     SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
+         lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
+         updated_at = now()`;
+
+/** Bonuses for many users (milestones of a renewal run), and their balances, in one statement. */
+export const BONUS_MANY = `
+  WITH added AS (
+    INSERT INTO point_transactions (site_id, user_id, reason, transaction_type, created_by, amount, metadata)
+    SELECT v.site_id, v.user_id, v.reason, 'bonus', NULL, v.amount, v.details::jsonb
+      FROM unnest($1::varchar[], $2::uuid[], $3::varchar[], $4::integer[], $5::text[])
+           AS v(site_id, user_id, reason, amount, details)
+    RETURNING user_id, site_id, amount),
+  per_user AS (SELECT user_id, min(site_id) AS site_id, sum(amount)::integer AS amount FROM added GROUP BY user_id)
+  INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
+  SELECT user_id, site_id, amount, amount FROM per_user
+  ON CONFLICT (user_id) DO UPDATE
+     SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
+         lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
+         updated_at = now()`;
+
 export function entryParams(e: NewPointTransaction): unknown[] {
   return params(e);
 }
@@ -61,10 +98,17 @@ function params(e: NewPointTransaction): unknown[] {
  */
 @Injectable()
 export class PointsRepository {
-  constructor(
-    @InjectRepository(PointTransaction) private readonly ledger: Repository<PointTransaction>,
-    @InjectRepository(RewardsBalance) private readonly balances: Repository<RewardsBalance>,
-  ) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** PointTransactions in the ambient transaction when there is one. */
+  private get ledger(): Repository<PointTransaction> {
+    return this.tx.repo(PointTransaction);
+  }
+
+  /** RewardsBalances in the ambient transaction when there is one. */
+  private get balances(): Repository<RewardsBalance> {
+    return this.tx.repo(RewardsBalance);
+  }
 
   async append(manager: EntityManager, entry: NewPointTransaction): Promise<PointTransaction> {
     const rows = await manager.query<PointTransaction[]>(`${INSERT} RETURNING *`, params(entry));

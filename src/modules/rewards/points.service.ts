@@ -7,7 +7,9 @@ import type { PointTransactionRecordDto } from '#app/modules/users/dto/user-reco
 import type { PointTransaction } from './entities/point-transaction.entity.js';
 import { toPointTransactionRecordDto } from './points.mapper.js';
 import {
+  BONUS_MANY,
   EARN_ONCE_FOR_PAYMENT,
+  EARN_ONCE_FOR_PAYMENTS,
   entryParams,
   type NewPointTransaction,
   PointsRepository,
@@ -106,6 +108,44 @@ export class PointsService {
         ),
       ),
     );
+  }
+
+  /**
+   * Bonuses (loyalty milestones) for many users, sent with the ambient transaction's next statement:
+   * one statement for the ledger rows and the balances they move.
+   */
+  bonusManyLater(
+    rows: Array<{
+      userId: string;
+      siteId: string;
+      amount: number;
+      reason: string;
+      details?: Record<string, unknown>;
+    }>,
+  ): void {
+    if (!rows.length) return;
+    for (const r of rows) positiveInteger(r.amount, 'bonus');
+    this.tx.defer(BONUS_MANY, [
+      rows.map((r) => r.siteId),
+      rows.map((r) => r.userId),
+      rows.map((r) => r.reason.slice(0, REASON_MAX)),
+      rows.map((r) => r.amount),
+      rows.map((r) => JSON.stringify(r.details ?? {})),
+    ]);
+  }
+
+  /** `earnForPaymentLater` for many payments, in one statement (a renewal run's charges). */
+  earnForPaymentsLater(rows: Array<Parameters<PointsService['earnForPayment']>[0]>): void {
+    const earning = rows.filter((r) => r.points > 0);
+    if (!earning.length) return;
+    for (const r of earning) positiveInteger(r.points, 'earnForPaymentsLater');
+    this.tx.defer(EARN_ONCE_FOR_PAYMENTS, [
+      earning.map((r) => r.siteId),
+      earning.map((r) => r.userId),
+      earning.map((r) => r.paymentTransactionId),
+      earning.map((r) => r.reason.slice(0, REASON_MAX)),
+      earning.map((r) => r.points),
+    ]);
   }
 
   /**

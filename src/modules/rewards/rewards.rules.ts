@@ -62,13 +62,48 @@ export function pointsForPayment(
   return paymentPoints({ amountCents, currency, rules: rewardsRules(siteSettings) });
 }
 
+/** A loyalty milestone: after `months` months' streak as a member, `points` once. */
+export interface Milestone {
+  months: number;
+  points: number;
+}
+
+/** DESIGN §6: loyalty milestones at 3/6/12/24 streak months (+100/+250/+500/+1000). */
+export const DEFAULT_MILESTONES: readonly Milestone[] = [
+  { months: 3, points: 100 },
+  { months: 6, points: 250 },
+  { months: 12, points: 500 },
+  { months: 24, points: 1000 },
+];
+
 /** A site's rules for earning points, from its `additional_settings.rewards` with DESIGN §6's defaults. */
 export interface RewardsRules {
   pointsPerUnit: number;
+  milestones: readonly Milestone[];
 }
 
 export function rewardsRules(siteSettings: Record<string, unknown> | null | undefined): RewardsRules {
-  return { pointsPerUnit: pointsPerUnit(siteSettings) };
+  return { pointsPerUnit: pointsPerUnit(siteSettings), milestones: milestonesOf(siteSettings) };
+}
+
+/** `additional_settings.rewards.milestones` when it is a usable list (positive integers), else the defaults. */
+function milestonesOf(siteSettings: Record<string, unknown> | null | undefined): readonly Milestone[] {
+  const rewards = siteSettings?.rewards;
+  const list =
+    typeof rewards === 'object' && rewards !== null
+      ? (rewards as Record<string, unknown>).milestones
+      : undefined;
+  if (!Array.isArray(list) || !list.length) return DEFAULT_MILESTONES;
+  const valid = list.every(
+    (m: unknown) =>
+      typeof m === 'object' &&
+      m !== null &&
+      Number.isInteger((m as Milestone).months) &&
+      (m as Milestone).months > 0 &&
+      Number.isInteger((m as Milestone).points) &&
+      (m as Milestone).points > 0,
+  );
+  return valid ? [...(list as Milestone[])].sort((a, b) => a.months - b.months) : DEFAULT_MILESTONES;
 }
 
 /**

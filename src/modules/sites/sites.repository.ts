@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
@@ -9,10 +8,12 @@ export type SiteValues = Partial<Omit<SiteConfig, 'id' | 'created_at' | 'updated
 
 @Injectable()
 export class SitesRepository {
-  constructor(
-    @InjectRepository(SiteConfig) private readonly sites: Repository<SiteConfig>,
-    private readonly tx: TransactionRunner,
-  ) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** SiteConfigs in the ambient transaction when there is one. */
+  private get sites(): Repository<SiteConfig> {
+    return this.tx.repo(SiteConfig);
+  }
 
   private repo(manager?: EntityManager): Repository<SiteConfig> {
     return manager ? manager.getRepository(SiteConfig) : this.sites;

@@ -1,5 +1,5 @@
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, QueryFailedError, type Repository } from 'typeorm';
 import { SubscriptionTier } from './entities/subscription-tier.entity.js';
 
@@ -16,7 +16,12 @@ export function isDuplicateName(error: unknown): boolean {
 
 @Injectable()
 export class TiersRepository {
-  constructor(@InjectRepository(SubscriptionTier) private readonly tiers: Repository<SubscriptionTier>) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** SubscriptionTiers in the ambient transaction when there is one. */
+  private get tiers(): Repository<SubscriptionTier> {
+    return this.tx.repo(SubscriptionTier);
+  }
 
   private repo(manager?: EntityManager): Repository<SubscriptionTier> {
     return manager ? manager.getRepository(SubscriptionTier) : this.tiers;

@@ -28,6 +28,15 @@ export class AccountsService implements AuthUserLookup {
     return this.users.findById(id, manager);
   }
 
+  /** Where to write to each user (deleted users are left out), in one query. */
+  async contactsOf(
+    ids: string[],
+    manager?: EntityManager,
+  ): Promise<Map<string, { email: string; name: string | null; firstName: string | null }>> {
+    const rows = await this.users.contactsOf(ids, manager);
+    return new Map(rows.map((r) => [r.id, { email: r.email, name: r.name, firstName: r.first_name }]));
+  }
+
   findByEmail(siteId: string, email: string, manager?: EntityManager): Promise<User | null> {
     return this.users.findByEmail(siteId, email, manager);
   }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
 import { In } from 'typeorm';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
@@ -42,10 +41,12 @@ function activityValues(entry: ActivityEntry, meta: RequestMeta): unknown[] {
 /** The activity log: security and account events with ip, user agent and request id (DESIGN §3). */
 @Injectable()
 export class ActivityLogService {
-  constructor(
-    @InjectRepository(ActivityLog) private readonly logs: Repository<ActivityLog>,
-    private readonly tx: TransactionRunner,
-  ) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** ActivityLogs in the ambient transaction when there is one. */
+  private get logs(): Repository<ActivityLog> {
+    return this.tx.repo(ActivityLog);
+  }
 
   /** Appends an entry in `manager`'s transaction, else the ambient one (one plain INSERT: it is on hot paths). */
   async record(entry: ActivityEntry, meta: RequestMeta, manager?: EntityManager): Promise<void> {
@@ -58,6 +59,19 @@ export class ActivityLogService {
    */
   recordLater(entry: ActivityEntry, meta: RequestMeta): void {
     this.tx.defer(INSERT_ACTIVITY, activityValues(entry, meta));
+  }
+
+  /** `recordLater` for many entries, in one INSERT. */
+  recordManyLater(entries: ActivityEntry[], meta: RequestMeta): void {
+    if (!entries.length) return;
+    const columns = 12;
+    const rows = entries.map(
+      (_e, r) => `(${Array.from({ length: columns }, (_c, c) => `$${r * columns + c + 1}`).join(', ')})`,
+    );
+    this.tx.defer(
+      `${INSERT_ACTIVITY.slice(0, INSERT_ACTIVITY.indexOf('VALUES'))}VALUES ${rows.join(', ')}`,
+      entries.flatMap((e) => activityValues(e, meta)),
+    );
   }
 
   /** The newest entries of each user, in one query. */

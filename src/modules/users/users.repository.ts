@@ -1,5 +1,5 @@
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, IsNull, type Repository } from 'typeorm';
 import { UserProfile } from './entities/user-profile.entity.js';
 import { User } from './entities/user.entity.js';
@@ -8,7 +8,12 @@ export type NewUser = Pick<User, 'site_id' | 'email' | 'role' | 'signup_source'>
 
 @Injectable()
 export class UsersRepository {
-  constructor(@InjectRepository(User) private readonly users: Repository<User>) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** Users in the ambient transaction when there is one. */
+  private get users(): Repository<User> {
+    return this.tx.repo(User);
+  }
 
   private repo(manager?: EntityManager): Repository<User> {
     return manager ? manager.getRepository(User) : this.users;
@@ -16,6 +21,20 @@ export class UsersRepository {
 
   findById(id: string, manager?: EntityManager): Promise<User | null> {
     return this.repo(manager).findOne({ where: { id, deleted_at: IsNull() }, relations: { profile: true } });
+  }
+
+  /** Address, name and first name of each user asked about (not deleted), in one query. */
+  async contactsOf(
+    ids: string[],
+    manager?: EntityManager,
+  ): Promise<Array<{ id: string; email: string; name: string | null; first_name: string | null }>> {
+    if (!ids.length) return [];
+    return (manager ?? this.tx.manager).query(
+      `SELECT u.id, u.email, u.name, p.first_name FROM users u
+         LEFT JOIN user_profiles p ON p.user_id = u.id
+        WHERE u.id = ANY($1::uuid[]) AND u.deleted_at IS NULL`,
+      [ids],
+    );
   }
 
   findByEmail(siteId: string, email: string, manager?: EntityManager): Promise<User | null> {
@@ -42,7 +61,7 @@ export class UsersRepository {
     const repo = this.repo(manager);
     const row = repo.create({ ...user, email_normalized: user.email.toLowerCase() });
     const saved = await repo.save(row);
-    await (manager ?? this.users.manager)
+    await (manager ?? this.tx.manager)
       .getRepository(UserProfile)
       .insert({ user_id: saved.id, site_id: saved.site_id });
     return saved;
@@ -54,7 +73,7 @@ export class UsersRepository {
 
   async updateProfile(userId: string, changes: Partial<UserProfile>, manager?: EntityManager): Promise<void> {
     if (!Object.keys(changes).length) return;
-    await (manager ?? this.users.manager).getRepository(UserProfile).update({ user_id: userId }, changes);
+    await (manager ?? this.tx.manager).getRepository(UserProfile).update({ user_id: userId }, changes);
   }
 
   find(siteId: string, email: string | undefined, limit: number, cursor?: string): Promise<User[]> {

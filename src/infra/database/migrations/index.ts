@@ -7,6 +7,7 @@ import { AddResponsiblePlay1795311316609 } from './1795311316609-AddResponsibleP
 import { DiscountCatalogue1795311658932 } from './1795311658932-DiscountCatalogue.js';
 import { PaymentsAndEntries1795313368119 } from './1795313368119-PaymentsAndEntries.js';
 import { TicketsRefusedFunction1795490000000 } from './1795490000000-TicketsRefusedFunction.js';
+import { Subscriptions1795494021948 } from './1795494021948-Subscriptions.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -19,4 +20,5 @@ export const MIGRATIONS = [
   DiscountCatalogue1795311658932,
   PaymentsAndEntries1795313368119,
   TicketsRefusedFunction1795490000000,
+  Subscriptions1795494021948,
 ];

@@ -71,7 +71,7 @@ export class GatewayOneClient {
       entityId: settings.entityId,
       amount: minorToMajorString(input.amountCents, input.currency),
       currency: normalizeCurrency(input.currency),
-      paymentType: 'DB',
+      paymentType: input.paymentType ?? 'DB',
       merchantTransactionId: input.merchantTransactionId,
     };
     for (const [key, value] of Object.entries(input.customParameters ?? {}))
@@ -133,6 +133,55 @@ export class GatewayOneClient {
     if (res.status !== 200 || !Array.isArray(payments))
       throw this.rejected(http, 'GET /v1/query', res, code, description);
     return payments.map((p) => this.toPayment(http, p as Json));
+  }
+
+  /**
+   * A merchant-initiated charge of a stored card (`POST /v1/registrations/{id}/payments`, DESIGN §7
+   * "Recurring"), sent once: a lost answer throws `unavailable`, and the caller settles it by looking
+   * the payment up by `merchantTransactionId` — never by charging again. A declined charge is an answer.
+   */
+  async chargeRegistration(
+    registrationId: string,
+    input: { amountCents: number; currency: string; merchantTransactionId: string },
+  ): Promise<GatewayOnePayment> {
+    const { settings, http } = this.require();
+    const path = `/v1/registrations/${encodeURIComponent(registrationId)}/payments`;
+    const res = await http.send({
+      method: 'POST',
+      path,
+      form: {
+        entityId: settings.entityId,
+        amount: minorToMajorString(input.amountCents, input.currency),
+        currency: normalizeCurrency(input.currency),
+        paymentType: 'DB',
+        merchantTransactionId: input.merchantTransactionId,
+        'standingInstruction.mode': 'REPEATED',
+        'standingInstruction.type': 'UNSCHEDULED',
+        'standingInstruction.source': 'MIT',
+      },
+    });
+    const { code, description } = resultOf(res.body);
+    if (!res.body || !code || ![200, 400].includes(res.status))
+      throw this.rejected(http, `POST ${path}`, res, code, description);
+    return this.toPayment(http, res.body);
+  }
+
+  /**
+   * `DELETE /scheduling/v1/schedules/{id}`: stops a schedule held at the gateway (memberships imported
+   * with one). A schedule the gateway does not know counts as deleted.
+   */
+  async deleteSchedule(scheduleId: string): Promise<void> {
+    const { settings, http } = this.require();
+    const path = `/scheduling/v1/schedules/${encodeURIComponent(scheduleId)}`;
+    const res = await http.send({
+      method: 'DELETE',
+      path,
+      query: { entityId: settings.entityId },
+      retry: true,
+    });
+    const { code, description } = resultOf(res.body);
+    if (res.status === 200 || res.status === 404) return;
+    throw this.rejected(http, `DELETE ${path}`, res, code, description);
   }
 
   /** `POST /v1/payments/{id}` with `paymentType=RF`, sent once. A declined refund is an answer (`outcome`). */

@@ -15,6 +15,8 @@ export interface CreateCheckoutInput {
   shopperResultUrl?: string;
   /** Store the card for later charges (subscriptions); the result then carries a `registrationId`. */
   createRegistration?: boolean;
+  /** `DB` (a debit, the default) or `PA` (a pre-authorisation: 0.00 with a registration checks the card alone). */
+  paymentType?: 'DB' | 'PA';
 }
 
 export interface CheckoutCreated {

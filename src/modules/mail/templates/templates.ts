@@ -33,6 +33,10 @@ export interface MailTemplate {
  *   purchase_new: as purchase_existing, plus link (password-set URL) and expires_minutes
  *   raffle_entry: giveaway_name, ticket_quantity, ticket_ranges, entry_method (credits, points, free,
  *     postal), draw_date
+ *   subscription_started: tier_name, amount, credits (per period), next_billing_date, trial_end_date
+ *   subscription_reminder: tier_name, amount, renewal_date (its button leads to frontend_url, to cancel)
+ *   subscription_payment_failed: tier_name, amount, retry_date (none: the last try failed), grace_end
+ *   subscription_cancelled: tier_name, ends (when access ends), refund (formatted, when one is due)
  * Purchase kinds also go in BCC to the site's `email_bcc_for_purchases`.
  */
 const TICKETS =
@@ -122,6 +126,41 @@ export const TEMPLATES: Record<MailKind, MailTemplate> = {
   welcome: {
     subject: 'Welcome to {{brand_name}}',
     body: 'Hello {{first_name}},\n\nThank you for joining {{brand_name}}. Your account is ready.',
+    action: { url: '{{brand_site_url}}', label: 'Visit {{brand_name}}' },
+  },
+  subscription_started: {
+    subject: 'Your {{tier_name}} membership has started',
+    body:
+      'Hello {{first_name}},\n\nWelcome to {{tier_name}}.' +
+      '{{#if trial_end_date}} Your free trial runs until {{trial_end_date}}; then {{amount}} is charged to the card ' +
+      'you registered.{{else}} {{amount}} was charged to your card.{{/if}}' +
+      '{{#if credits}}\n\nYou have {{credits}} entry credits to use in draws this period.{{/if}}' +
+      '{{#if next_billing_date}}\n\nNext payment: {{next_billing_date}}. You can cancel at any time; within 14 ' +
+      'days of each payment you get back what you have not used.{{/if}}',
+    action: { url: '{{brand_site_url}}', label: 'See the draws' },
+  },
+  subscription_reminder: {
+    subject: 'Your {{tier_name}} membership renews on {{renewal_date}}',
+    body:
+      'Hello {{first_name}},\n\nYour {{tier_name}} membership renews on {{renewal_date}}: {{amount}} will be ' +
+      'charged to the card you registered.\n\nIf you would rather not renew, cancel before then in your ' +
+      'account — cancelling is one step, and within 14 days of a renewal you can still cancel and get back what ' +
+      'you have not used.',
+    action: { url: '{{frontend_url}}', label: 'Manage my membership' },
+  },
+  subscription_payment_failed: {
+    subject: 'We could not take your {{tier_name}} membership payment',
+    body:
+      'Hello {{first_name}},\n\nThe {{amount}} payment for your {{tier_name}} membership did not go through.' +
+      '{{#if retry_date}} We will try again on {{retry_date}}.{{else}} It was the last try.{{/if}} Your membership ' +
+      'ends on {{grace_end}} unless a payment goes through; enter another card to settle it now.',
+    action: { url: '{{frontend_url}}', label: 'Update my card' },
+  },
+  subscription_cancelled: {
+    subject: 'Your {{tier_name}} membership is cancelled',
+    body:
+      'Hello {{first_name}},\n\nYour {{tier_name}} membership is cancelled{{#if ends}}; it runs until ' +
+      '{{ends}}{{/if}}.{{#if refund}} {{refund}} is being refunded to your card.{{/if}}\n\nThank you for being a member.',
     action: { url: '{{brand_site_url}}', label: 'Visit {{brand_name}}' },
   },
 };

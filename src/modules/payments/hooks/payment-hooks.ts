@@ -31,6 +31,10 @@ export interface PaymentHead {
   unfillable: string | null;
   /** Where the buyer pays (`metadata.checkout_url`), once a checkout is open. */
   checkout_url: string | null;
+  /** What a purpose's payment is for (`metadata.kind`: a membership's `start`, `card`, a renewal's none). */
+  kind: string | null;
+  /** The stored card a registering checkout or webhook reported (gatewayone's `registrationId`). */
+  registration_id: string | null;
 }
 
 /** What a purpose's handler decided before any write: the mark the claim sets, and its own data. */
@@ -78,6 +82,8 @@ export interface PaymentListener {
 export class PaymentHooks {
   private readonly handlers = new Map<PaymentPurpose, PaidOrderHandler>();
   private readonly listeners: PaymentListener[] = [];
+  private subscriptions: (ids: string[]) => Promise<Map<string, Record<string, unknown>>> = () =>
+    Promise.resolve(new Map<string, Record<string, unknown>>());
 
   handle(purpose: PaymentPurpose, handler: PaidOrderHandler): void {
     if (this.handlers.has(purpose)) throw new Error(`a handler for ${purpose} payments exists`);
@@ -90,6 +96,15 @@ export class PaymentHooks {
 
   handlerOf(purpose: PaymentPurpose): PaidOrderHandler | undefined {
     return this.handlers.get(purpose);
+  }
+
+  /** The Subscription in its nested form, for the payments of the User record (memberships provide it). */
+  provideSubscriptions(reader: (ids: string[]) => Promise<Map<string, Record<string, unknown>>>): void {
+    this.subscriptions = reader;
+  }
+
+  subscriptionsOf(ids: string[]): Promise<Map<string, Record<string, unknown>>> {
+    return ids.length ? this.subscriptions(ids) : Promise.resolve(new Map<string, Record<string, unknown>>());
   }
 
   async succeeded(payment: PaymentHead): Promise<void> {

@@ -29,6 +29,8 @@ export class ReconcilePaymentsJob implements OnModuleInit {
       await this.run(new Date(Date.now() - RECONCILE_AFTER_MS));
     });
     this.jobs.schedule('payments.reconcile', '*/5 * * * *', {});
+    // Run now by an admin, it asks about every open payment, however young.
+    this.jobs.runnable('reconciliation', () => this.run(new Date()));
   }
 
   /** Answers how many payments it settled. */

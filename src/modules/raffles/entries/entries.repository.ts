@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { type EntityManager, In, QueryFailedError, type Repository } from 'typeorm';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { EntryMethod } from './entities/raffle-entry.entity.js';
@@ -79,10 +78,12 @@ const TAKE_AND_ENTER = `
 
 @Injectable()
 export class EntriesRepository {
-  constructor(
-    @InjectRepository(RaffleEntry) private readonly entries: Repository<RaffleEntry>,
-    private readonly tx: TransactionRunner,
-  ) {}
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** RaffleEntrys in the ambient transaction when there is one. */
+  private get entries(): Repository<RaffleEntry> {
+    return this.tx.repo(RaffleEntry);
+  }
 
   /**
    * Checks the user's cap (`maxEntries`, null: none), takes `entry.entries_count` tickets from the raffle's
@@ -138,7 +139,7 @@ export class EntriesRepository {
   }
 
   findForPayment(paymentTransactionId: string, manager?: EntityManager): Promise<RaffleEntry | null> {
-    return (manager ?? this.entries.manager).getRepository(RaffleEntry).findOne({
+    return (manager ?? this.tx.manager).getRepository(RaffleEntry).findOne({
       where: { payment_transaction_id: paymentTransactionId },
     });
   }

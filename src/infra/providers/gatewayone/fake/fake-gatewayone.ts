@@ -45,6 +45,8 @@ export interface FakeGatewayOneOptions {
 export class FakeGatewayOne extends FakeGateway {
   /** Checkouts by id, with their payment once completed. */
   readonly payments = new Map<string, FakeCheckout>();
+  /** The checkout that registered each stored card (MIT charges find it by id, not by a scan). */
+  private readonly registrations = new Map<string, FakeCheckout>();
   readonly router: Router;
 
   constructor(private readonly options: FakeGatewayOneOptions) {
@@ -70,6 +72,16 @@ export class FakeGatewayOne extends FakeGateway {
       this.gate,
       handle((req, res) => this.refund(req, res)),
     );
+    router.delete(
+      '/scheduling/v1/schedules/:id',
+      this.gate,
+      handle((req, res) => this.deleteSchedule(req, res)),
+    );
+    router.post(
+      '/v1/registrations/:id/payments',
+      this.gate,
+      handle((req, res) => this.chargeRegistration(req, res)),
+    );
     router.get('/v1/paymentWidgets.js', (req, res) => this.widget(req, res));
     router.get('/pay/:id', (req, res) => this.payPage(req, res));
     router.post(
@@ -81,6 +93,18 @@ export class FakeGatewayOne extends FakeGateway {
 
   setWebhookUrl(url: string | undefined): void {
     this.options.webhookUrl = url;
+  }
+
+  /** Schedules held at the gateway (memberships imported from an earlier system), and those deleted. */
+  readonly schedules = new Set<string>();
+  readonly deletedSchedules: string[] = [];
+
+  /** Registrations (stored cards) whose charges are declined from now on (an expired or blocked card). */
+  readonly declinedRegistrations = new Set<string>();
+
+  /** The merchant-initiated charges made on stored cards, oldest first. */
+  registrationCharges(): FakeCheckout[] {
+    return [...this.payments.values()].filter((c) => c.registrationCharge);
   }
 
   /** The checkout opened under our reference, if any (the newest). */
@@ -97,9 +121,28 @@ export class FakeGatewayOne extends FakeGateway {
     checkout.resultCode = resultCode;
     checkout.paymentId = newId();
     checkout.completedAt = new Date();
-    if (checkout.createRegistration && classifyResultCode(resultCode) === 'succeeded')
+    if (checkout.createRegistration && classifyResultCode(resultCode) === 'succeeded') {
       checkout.registrationId = newId();
+      this.registrations.set(checkout.registrationId, checkout);
+    }
     return checkout;
+  }
+
+  /** A card stored by a completed 0.00 check, as if a shopper had registered it (benchmarks seed with it). */
+  registerCard(): string {
+    const id = `reg-${newId()}`;
+    this.payments.set(id, {
+      id,
+      amount: '0.00',
+      currency: 'GBP',
+      customParameters: {},
+      createRegistration: true,
+      paymentType: 'PA',
+      createdAt: new Date(),
+      resultCode: PENDING_CODE,
+      refunds: [],
+    });
+    return this.complete(id).registrationId as string;
   }
 
   /** The decrypted webhook body the gateway would send for a completed checkout. */
@@ -168,6 +211,7 @@ export class FakeGatewayOne extends FakeGateway {
       customParameters,
       shopperResultUrl: body.shopperResultUrl,
       createRegistration: body.createRegistration === 'true',
+      paymentType: body.paymentType,
       createdAt: new Date(),
       resultCode: PENDING_CODE,
       refunds: [],
@@ -252,6 +296,56 @@ export class FakeGatewayOne extends FakeGateway {
       result: result(code),
       timestamp: stamp(),
     });
+  }
+
+  /**
+   * A merchant-initiated charge of a stored card. The charge is made before the answer is sent, so a
+   * latency above the client's timeout is a lost answer: the payment exists under our reference.
+   */
+  private async chargeRegistration(req: Request, res: Response): Promise<void> {
+    const body = (req.body ?? {}) as Record<string, string | undefined>;
+    if (!this.authorised(req, res, body.entityId)) return;
+    const registrationId = String(req.params.id);
+    const stored = this.registrations.get(registrationId);
+    const { problems } = checkCheckoutForm({ ...body, paymentType: body.paymentType });
+    if (!stored || problems.length || body['standingInstruction.source'] !== 'MIT') {
+      await this.reply(res, 400, {
+        result: stored
+          ? { ...result(INVALID_CODE), parameterErrors: problems.map((name) => ({ name })) }
+          : result(NOT_FOUND_CODE),
+      });
+      return;
+    }
+    const declined = this.declinedRegistrations.has(registrationId);
+    const charge: FakeCheckout = {
+      id: `mit-${newId()}`,
+      amount: body.amount ?? '',
+      currency: body.currency ?? '',
+      merchantTransactionId: body.merchantTransactionId,
+      customParameters: {},
+      createRegistration: false,
+      paymentType: 'DB',
+      registrationCharge: true,
+      createdAt: new Date(),
+      resultCode: declined ? DECLINE_CODE : SUCCESS_CODE,
+      paymentId: newId(),
+      registrationId,
+      completedAt: new Date(),
+      refunds: [],
+    };
+    this.payments.set(charge.id, charge);
+    await this.reply(res, declined ? 400 : 200, paymentJson(charge));
+  }
+
+  private async deleteSchedule(req: Request, res: Response): Promise<void> {
+    if (!this.authorised(req, res, req.query.entityId)) return;
+    const id = String(req.params.id);
+    if (!this.schedules.delete(id)) {
+      await this.reply(res, 404, { result: result(NOT_FOUND_CODE) });
+      return;
+    }
+    this.deletedSchedules.push(id);
+    await this.reply(res, 200, { id, result: result('000.000.100') });
   }
 
   private widget(req: Request, res: Response): void {

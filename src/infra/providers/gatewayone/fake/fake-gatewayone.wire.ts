@@ -13,6 +13,10 @@ export interface FakeCheckout {
   customParameters: Record<string, string>;
   shopperResultUrl?: string;
   createRegistration: boolean;
+  /** `DB` (debit) or `PA` (pre-authorisation; 0.00 with a registration checks the card alone). */
+  paymentType?: string;
+  /** A merchant-initiated charge of a stored card: no hosted form, no checkout. */
+  registrationCharge?: boolean;
   createdAt: Date;
   /** `000.200.000` (pending) until completed. */
   resultCode: string;
@@ -59,7 +63,7 @@ export const integrityOf = (script: string): string =>
 export function paymentJson(checkout: FakeCheckout): Record<string, unknown> {
   return {
     id: checkout.paymentId,
-    paymentType: 'DB',
+    paymentType: checkout.paymentType ?? 'DB',
     paymentBrand: 'VISA',
     amount: checkout.amount,
     currency: checkout.currency,
@@ -68,7 +72,9 @@ export function paymentJson(checkout: FakeCheckout): Record<string, unknown> {
     result: result(checkout.resultCode),
     ...(checkout.registrationId ? { registrationId: checkout.registrationId } : {}),
     customParameters: checkout.customParameters,
-    ndc: checkout.id,
+    ...(checkout.registrationCharge
+      ? { standingInstruction: { mode: 'REPEATED', type: 'UNSCHEDULED', source: 'MIT' } }
+      : { ndc: checkout.id }),
     timestamp: stamp(checkout.completedAt),
   };
 }
@@ -118,8 +124,10 @@ export function checkCheckoutForm(body: Record<string, string | undefined>): {
   } catch {
     problems.push(/^[A-Z]{3}$/.test(currency) ? 'amount' : 'currency');
   }
-  if (minor <= 0 && !problems.includes('amount')) problems.push('amount');
-  if (paymentType !== 'DB') problems.push('paymentType');
+  // A pre-authorisation of nothing with a registration verifies the card alone (a trial's start).
+  const verification = paymentType === 'PA' && body.createRegistration === 'true';
+  if (minor < 0 || (minor === 0 && !verification)) if (!problems.includes('amount')) problems.push('amount');
+  if (paymentType !== 'DB' && paymentType !== 'PA') problems.push('paymentType');
   const customParameters: Record<string, string> = {};
   for (const [name, value] of Object.entries(body)) {
     const key = /^customParameters\[(.*)\]$/.exec(name)?.[1];

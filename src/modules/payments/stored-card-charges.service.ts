@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import { NO_REQUEST } from '#app/common/http/request-meta.js';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { ResponsiblePlayService } from '#app/modules/responsible-play/responsible-play.service.js';
+import { PointsService } from '#app/modules/rewards/points.service.js';
+import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
+import type { PaymentHead } from './hooks/payment-hooks.js';
+import { type GatewayVerdict, PaymentGateways } from './payment-gateways.js';
+import { PaymentsRepository } from './payments.repository.js';
+
+/** A charge of a stored card that another feature prices (a membership's renewal). */
+export interface StoredCardCharge {
+  /** Our payment id, fixed by the caller (it claims its period with it before the payment exists). */
+  id: string;
+  siteId: string;
+  userId: string;
+  subscriptionId: string;
+  amountCents: number;
+  currency: string;
+  description: string;
+}
+
+export type ChargeRefusal = 'SELF_PAUSED' | 'SPEND_LIMIT_REACHED';
+
+/**
+ * Merchant-initiated charges of stored cards, many at a time (a renewal run), set-based: pending
+ * payments written in one statement with their spend counted; each card charged once at the gateway,
+ * outside any transaction (a lost answer looked up, never charged again); the results settled in one
+ * transaction per batch with the same exactly-once claim (`fulfilled_at`) as every other payment, so a
+ * webhook for the same charge finds it done. The points a charge earns come from `paymentPoints`, as for
+ * any payment; the purchase e-mails are the notify job's.
+ */
+@Injectable()
+export class StoredCardChargesService {
+  constructor(
+    private readonly payments: PaymentsRepository,
+    private readonly gateways: PaymentGateways,
+    private readonly limits: ResponsiblePlayService,
+    private readonly points: PointsService,
+    private readonly activity: ActivityLogService,
+    private readonly jobs: JobQueue,
+    private readonly tx: TransactionRunner,
+  ) {}
+
+  /**
+   * In the ambient transaction: each charge's amount counted against its member's spend limit, and a
+   * pending payment for every charge the limits allow (one statement). Answers the refused ones.
+   */
+  async createPending(charges: StoredCardCharge[], now: Date): Promise<Map<string, ChargeRefusal>> {
+    const manager = this.tx.manager;
+    const verdicts = await this.limits.reserveSpendMany(
+      manager,
+      charges.map((c) => ({ key: c.id, userId: c.userId, amountCents: c.amountCents })),
+      now,
+    );
+    const refused = new Map<string, ChargeRefusal>();
+    const allowed: Array<StoredCardCharge & { month: string }> = [];
+    for (const c of charges) {
+      const v = verdicts.get(c.id);
+      if (!v || 'refused' in v) refused.set(c.id, v && 'refused' in v ? v.refused : 'SPEND_LIMIT_REACHED');
+      else allowed.push({ ...c, month: v.month });
+    }
+    await this.payments.insertStoredCardCharges(allowed);
+    return refused;
+  }
+
+  /** Charges one stored card for its pending payment (outside any transaction). */
+  charge(
+    payment: { id: string; amountCents: number; currency: string },
+    registrationId: string,
+  ): Promise<GatewayVerdict> {
+    return this.gateways.chargeStoredCard(
+      { id: payment.id, amount_cents: payment.amountCents, currency: payment.currency },
+      registrationId,
+    );
+  }
+
+  /** What the gateway holds for a pending charge whose answer was lost (outside any transaction). */
+  lookUp(paymentId: string): Promise<GatewayVerdict> {
+    return this.gateways.verdict({ id: paymentId, gateway: 'gatewayone', checkout_id: null });
+  }
+
+  /**
+   * In the ambient transaction: the charges that went through move to `succeeded` and are claimed for
+   * fulfilment in one statement (only those still pending: a webhook may have settled one already);
+   * their points, activity rows and purchase e-mails follow, set-based. Answers the claimed payments.
+   */
+  async settleSucceeded(
+    results: Array<{ paymentId: string; verdict: GatewayVerdict }>,
+  ): Promise<PaymentHead[]> {
+    if (!results.length) return [];
+    const won = await this.payments.claimPendingSuccesses(results);
+    if (!won.length) return won;
+    // One after another: they share the transaction's connection, and after the first of a site its
+    // rules come from the cache.
+    const points: number[] = [];
+    for (const p of won)
+      points.push(
+        await this.points.pointsForPayment({
+          siteId: p.site_id,
+          amountCents: p.amount_cents,
+          currency: p.currency,
+        }),
+      );
+    this.points.earnForPaymentsLater(
+      won.flatMap((p, i) =>
+        p.user_id
+          ? [
+              {
+                userId: p.user_id,
+                siteId: p.site_id,
+                paymentTransactionId: p.id,
+                points: points[i],
+                reason: 'Points for a membership payment',
+              },
+            ]
+          : [],
+      ),
+    );
+    this.activity.recordManyLater(
+      won.map((p) => ({
+        userId: p.user_id,
+        siteId: p.site_id,
+        type: 'payment_status',
+        description: 'Payment pending → succeeded (renewal)',
+        resourceType: 'payment_transaction',
+        resourceId: p.id,
+        metadata: { from: 'pending', to: 'succeeded', source: 'renewal' },
+      })),
+      NO_REQUEST,
+    );
+    await this.jobs.enqueueMany(
+      'payments.notify',
+      won.map((p) => ({ payment_transaction_id: p.id })),
+      { defer: true },
+    );
+    return won;
+  }
+
+  /** In the ambient transaction: declined charges move to `failed` and give their spend back. */
+  async settleFailed(results: Array<{ paymentId: string; verdict: GatewayVerdict }>): Promise<PaymentHead[]> {
+    if (!results.length) return [];
+    const failed = await this.payments.failPending(results);
+    await this.limits.releaseSpendMany(
+      this.tx.manager,
+      failed.flatMap((p) =>
+        p.user_id && p.spend_month
+          ? [{ userId: p.user_id, amountCents: p.amount_cents, month: p.spend_month }]
+          : [],
+      ),
+    );
+    this.activity.recordManyLater(
+      failed.map((p) => ({
+        userId: p.user_id,
+        siteId: p.site_id,
+        type: 'payment_status',
+        description: 'Payment pending → failed (renewal)',
+        resourceType: 'payment_transaction',
+        resourceId: p.id,
+        metadata: { from: 'pending', to: 'failed', source: 'renewal' },
+      })),
+      NO_REQUEST,
+    );
+    return failed;
+  }
+}

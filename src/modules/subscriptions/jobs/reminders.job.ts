@@ -1,0 +1,77 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { SitesService } from '#app/modules/sites/sites.service.js';
+import { AccountsService } from '#app/modules/users/accounts.service.js';
+import { day, membershipVariables } from '../membership-mail.js';
+import { SubscriptionsRepository } from '../subscriptions.repository.js';
+import { addDays, reminderDays } from '../subscriptions.rules.js';
+
+/** How far ahead a reminder can be (a site's `reminder_days` is capped there). */
+const HORIZON_DAYS = 60;
+const BATCH = 500;
+
+/**
+ * The renewal reminder before each renewal (hourly, and `POST /admin/jobs/reminders/run`): what will be
+ * charged, when, and how to cancel — `reminder_days` before it (7 by default, per site in
+ * `additional_settings.subscriptions.reminder_days`), once per renewal.
+ */
+@Injectable()
+export class RemindersJob implements OnModuleInit {
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly subs: SubscriptionsRepository,
+    private readonly sites: SitesService,
+    private readonly accounts: AccountsService,
+    private readonly tx: TransactionRunner,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register('subscriptions.reminders', async () => {
+      await this.run(new Date());
+    });
+    this.jobs.schedule('subscriptions.reminders', '23 * * * *', {});
+    this.jobs.runnable('reminders', () => this.run(new Date()));
+  }
+
+  async run(now: Date): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const batch = await this.tx.run(async () => {
+        const soon = await this.subs.toRemind(now, addDays(now, HORIZON_DAYS), BATCH);
+        const due = [];
+        for (const s of soon) {
+          const lead = reminderDays(await this.sites.settingsOf(s.site_id));
+          if (s.next_billing_date && s.next_billing_date <= addDays(now, lead)) due.push(s);
+        }
+        const contacts = await this.accounts.contactsOf(due.map((s) => s.user_id));
+        await this.subs.markReminded(due.map((s) => s.id));
+        await this.jobs.enqueueMany(
+          'mail.send',
+          due.flatMap((s) => {
+            const to = contacts.get(s.user_id);
+            return to
+              ? [
+                  {
+                    kind: 'subscription_reminder' as const,
+                    site_id: s.site_id,
+                    to: to.email,
+                    user_id: s.user_id,
+                    variables: {
+                      ...membershipVariables(s),
+                      first_name: to.firstName,
+                      renewal_date: day(s.next_billing_date),
+                    },
+                  },
+                ]
+              : [];
+          }),
+        );
+        return { seen: soon.length, sent: due.length };
+      });
+      sent += batch.sent;
+      // Those not due yet stay for a later run; a full page of them means more may be due beyond it.
+      if (batch.sent === 0 || batch.seen < BATCH) return sent;
+    }
+  }
+}

@@ -1,0 +1,216 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { ProviderError } from '#app/infra/providers/provider-error.js';
+import type { GatewayVerdict } from '#app/modules/payments/payment-gateways.js';
+import { StoredCardChargesService } from '#app/modules/payments/stored-card-charges.service.js';
+import { type FailedRenewal, RenewalEffectsService } from '../renewal-effects.service.js';
+import { type ClaimedRenewal, SubscriptionsRepository } from '../subscriptions.repository.js';
+
+/** Subscriptions a run claims at a time, and card charges it has in flight at once. */
+export const RENEWAL_BATCH = 200;
+export const CHARGES_IN_FLIGHT = 32;
+/**
+ * Batches a run works at once (as if that many runners ran): while one lane waits on the gateway another
+ * claims or settles, so neither the database nor the gateway sits idle between batches.
+ */
+export const RUN_LANES = 2;
+/** A charge still pending this long after its claim lost its answer: it is looked up, never charged again. */
+const LOST_AFTER_MS = 60_000;
+/** A lost charge the gateway still does not know this long after its claim never reached it. */
+const NEVER_ARRIVED_MS = 60 * 60_000;
+
+/**
+ * The renewal run (hourly, and `POST /admin/jobs/renewals/run`): this service is the scheduler of record
+ * and charges each due membership's stored card itself (DESIGN §7 "Recurring"). Batch by batch: claim
+ * due subscriptions (`FOR UPDATE SKIP LOCKED`: several runners never take the same one), write their
+ * pending payments with the spend counted, charge each card once, then settle the batch in one
+ * transaction through the same exactly-once claim as every payment. A charge whose answer was lost is
+ * settled by looking it up under our reference, never by charging again.
+ */
+@Injectable()
+export class RenewalsJob implements OnModuleInit {
+  private readonly logger = new Logger(RenewalsJob.name);
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly subs: SubscriptionsRepository,
+    private readonly charges: StoredCardChargesService,
+    private readonly effects: RenewalEffectsService,
+    private readonly tx: TransactionRunner,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.register('subscriptions.renewals', async () => {
+      await this.run(new Date());
+    });
+    this.jobs.schedule('subscriptions.renewals', '7 * * * *', {});
+    this.jobs.runnable('renewals', () => this.run(new Date()));
+  }
+
+  /** Answers how many memberships renewed. */
+  async run(now: Date): Promise<number> {
+    const lost = await this.settleLost(now);
+    const lanes = await Promise.all(Array.from({ length: RUN_LANES }, () => this.lane(now)));
+    return lanes.reduce((sum, n) => sum + n, lost);
+  }
+
+  /** Claim, charge, settle, until nothing is due: one lane's database work overlaps another's charges. */
+  private async lane(now: Date): Promise<number> {
+    let renewed = 0;
+    for (;;) {
+      const batch = await this.tx.run(() => this.claim(now));
+      if (!batch.claimed.length) return renewed;
+      renewed += await this.chargeAndSettle(batch.claimed, now);
+    }
+  }
+
+  /** Claims a batch and writes its pending payments; those the members' own limits refuse are declined. */
+  private async claim(now: Date): Promise<{ claimed: ClaimedRenewal[] }> {
+    const claimed = await this.subs.claimDue(now, RENEWAL_BATCH);
+    const withCard = claimed.filter((c) => c.gatewayone_registration_id);
+    const refused: Map<string, string> = await this.charges.createPending(
+      withCard.map((c) => ({
+        id: c.pending_payment_id,
+        siteId: c.site_id,
+        userId: c.user_id,
+        subscriptionId: c.id,
+        amountCents: c.amount_cents,
+        currency: c.currency,
+        description: `${c.tier_name} membership renewal`,
+      })),
+      now,
+    );
+    // Without a stored card nothing can be charged: the membership goes past due like a declined one.
+    for (const c of claimed) if (!c.gatewayone_registration_id) refused.set(c.pending_payment_id, 'NO_CARD');
+    const declined = claimed.filter((c) => refused.has(c.pending_payment_id));
+    await this.effects.declined(
+      declined.map((c) => failure(c, refused.get(c.pending_payment_id) ?? 'refused')),
+      now,
+    );
+    return { claimed: claimed.filter((c) => !refused.has(c.pending_payment_id)) };
+  }
+
+  private async chargeAndSettle(claimed: ClaimedRenewal[], now: Date): Promise<number> {
+    const verdicts = await inParallel(claimed, CHARGES_IN_FLIGHT, async (c) => {
+      try {
+        return await this.charges.charge(
+          { id: c.pending_payment_id, amountCents: c.amount_cents, currency: c.currency },
+          c.gatewayone_registration_id ?? '',
+        );
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        this.logger.warn(
+          { subscription_id: c.id, kind: error.kind },
+          'renewal charge unanswered; looked up later',
+        );
+        return null;
+      }
+    });
+    return this.settle(
+      claimed.map((c, i) => ({ claim: c, verdict: verdicts[i] })),
+      now,
+    );
+  }
+
+  /** One transaction per batch: the paid ones renew, the declined ones go past due; unknown ones wait. */
+  private settle(
+    results: Array<{ claim: ClaimedRenewal; verdict: GatewayVerdict | null }>,
+    now: Date,
+  ): Promise<number> {
+    const paid = results.filter((r) => r.verdict?.outcome === 'succeeded');
+    const declined = results.filter(
+      (r) => r.verdict?.outcome === 'failed' || r.verdict?.outcome === 'cancelled',
+    );
+    return this.tx.run(async () => {
+      const won = await this.charges.settleSucceeded(
+        paid.map((r) => ({ paymentId: r.claim.pending_payment_id, verdict: r.verdict as GatewayVerdict })),
+      );
+      const wonIds = new Set(won.map((p) => p.id));
+      const renewed = await this.effects.paid(
+        paid
+          .filter((r) => wonIds.has(r.claim.pending_payment_id))
+          .map((r) => ({
+            subscriptionId: r.claim.id,
+            paymentId: r.claim.pending_payment_id,
+            registrationId: null,
+            billingInterval: r.claim.billing_interval,
+            periodEnd: r.claim.current_period_end,
+          })),
+        now,
+      );
+      const failed = await this.charges.settleFailed(
+        declined.map((r) => ({
+          paymentId: r.claim.pending_payment_id,
+          verdict: r.verdict as GatewayVerdict,
+        })),
+      );
+      const failedIds = new Set(failed.map((p) => p.id));
+      await this.effects.declined(
+        declined
+          .filter((r) => failedIds.has(r.claim.pending_payment_id))
+          .map((r) => failure(r.claim, r.verdict?.resultCode ?? 'declined')),
+        now,
+      );
+      return renewed;
+    });
+  }
+
+  /**
+   * Charges whose answer was lost in an earlier run: looked up under our reference and settled. One the
+   * gateway has never heard of an hour after its claim never reached it: it fails like a decline, and
+   * the dunning schedule charges the period again later under a new reference.
+   */
+  private async settleLost(now: Date): Promise<number> {
+    const lost = await this.tx.run(() =>
+      this.subs.lostCharges(new Date(now.getTime() - LOST_AFTER_MS), RENEWAL_BATCH),
+    );
+    if (!lost.length) return 0;
+    const verdicts = await inParallel(lost, CHARGES_IN_FLIGHT, async (c) => {
+      const verdict = await this.charges.lookUp(c.pending_payment_id).catch((error: unknown) => {
+        if (!(error instanceof ProviderError)) throw error;
+        return null;
+      });
+      const unknownForLong =
+        verdict?.outcome === 'pending' &&
+        !verdict.gatewayPaymentId &&
+        now.getTime() - c.claimed_at.getTime() > NEVER_ARRIVED_MS;
+      return unknownForLong
+        ? { ...verdict, outcome: 'failed' as const, resultCode: 'NOT_AT_GATEWAY' }
+        : verdict;
+    });
+    return this.settle(
+      lost.map((c, i) => ({ claim: c, verdict: verdicts[i] })),
+      now,
+    );
+  }
+}
+
+function failure(c: ClaimedRenewal, reason: string): FailedRenewal {
+  return {
+    subscriptionId: c.id,
+    paymentId: c.pending_payment_id,
+    userId: c.user_id,
+    siteId: c.site_id,
+    tierName: c.tier_name,
+    amountCents: c.amount_cents,
+    currency: c.currency,
+    pastDueSince: c.past_due_since,
+    failedCharges: c.failed_charges,
+    reason,
+  };
+}
+
+/** Runs `work` over `items` with at most `width` at once, answers in order. */
+async function inParallel<T, R>(items: T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, lane));
+  return out;
+}

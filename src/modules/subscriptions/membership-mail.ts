@@ -1,0 +1,18 @@
+import { formatMajor } from '#app/common/money.js';
+import type { MailVariables } from '#app/modules/mail/mail.types.js';
+
+/** Money as the e-mails show it: "9.99 GBP". */
+export const money = (cents: number, currency: string): string => `${formatMajor(cents)} ${currency}`;
+
+/** A date as the e-mails show it: "2030-03-01". */
+export const day = (at: Date | string | null): string | null =>
+  at ? new Date(at).toISOString().slice(0, 10) : null;
+
+/** The variables every membership e-mail shares. */
+export function membershipVariables(s: {
+  tier_name: string;
+  amount_cents: number;
+  currency: string;
+}): MailVariables {
+  return { tier_name: s.tier_name, amount: money(s.amount_cents, s.currency) };
+}

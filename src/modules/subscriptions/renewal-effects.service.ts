@@ -1,0 +1,154 @@
+import { Injectable } from '@nestjs/common';
+import { NO_REQUEST } from '#app/common/http/request-meta.js';
+import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { PointsService } from '#app/modules/rewards/points.service.js';
+import { rewardsRules } from '#app/modules/rewards/rewards.rules.js';
+import { SitesService } from '#app/modules/sites/sites.service.js';
+import { AccountsService } from '#app/modules/users/accounts.service.js';
+import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
+import { day, membershipVariables } from './membership-mail.js';
+import { SubscriptionsRepository } from './subscriptions.repository.js';
+import {
+  addDays,
+  GRACE_DAYS,
+  milestonesDue,
+  monthsOf,
+  nextRetryAt,
+  renewedDates,
+} from './subscriptions.rules.js';
+import type { BillingInterval } from './entities/subscription-tier.entity.js';
+
+/** What a paid renewal needs of its subscription. */
+export interface PaidRenewal {
+  subscriptionId: string;
+  paymentId: string;
+  registrationId: string | null;
+  billingInterval: BillingInterval;
+  /** Where the paid period starts: the end of the last one (now for a first charge after a trial). */
+  periodEnd: Date | null;
+}
+
+/** What a declined renewal needs of its subscription. */
+export interface FailedRenewal {
+  subscriptionId: string;
+  paymentId: string;
+  userId: string;
+  siteId: string;
+  tierName: string;
+  amountCents: number;
+  currency: string;
+  pastDueSince: Date | null;
+  failedCharges: number;
+  reason: string;
+}
+
+/**
+ * What a renewal charge does to its subscriptions, set-based, in the ambient transaction — the same
+ * whether a renewal run settles a batch or a webhook settles one charge: paid ones renew (dates from
+ * `renewedDates`) and earn their loyalty milestones once; declined ones go past due with the next try
+ * (`nextRetryAt`) and a dunning e-mail.
+ */
+@Injectable()
+export class RenewalEffectsService {
+  constructor(
+    private readonly subs: SubscriptionsRepository,
+    private readonly points: PointsService,
+    private readonly sites: SitesService,
+    private readonly accounts: AccountsService,
+    private readonly activity: ActivityLogService,
+    private readonly jobs: JobQueue,
+  ) {}
+
+  async paid(renewals: PaidRenewal[], now: Date): Promise<number> {
+    if (!renewals.length) return 0;
+    const renewed = await this.subs.renew(
+      renewals.map((r) => {
+        const dates = renewedDates(r.periodEnd ?? now, r.billingInterval, now);
+        return {
+          subscriptionId: r.subscriptionId,
+          paymentId: r.paymentId,
+          registrationId: r.registrationId,
+          periodStart: dates.current_period_start,
+          periodEnd: dates.current_period_end,
+          coolingOffExpiry: dates.cooling_off_expiry,
+          months: monthsOf(r.billingInterval),
+        };
+      }),
+    );
+    const milestones: Array<{ id: string; userId: string; siteId: string; months: number; points: number }> =
+      [];
+    for (const s of renewed) {
+      const { milestones: rules } = rewardsRules(await this.sites.settingsOf(s.site_id));
+      for (const m of milestonesDue(s.streak_months, s.milestones_awarded, rules))
+        milestones.push({ id: s.id, userId: s.user_id, siteId: s.site_id, ...m });
+    }
+    this.points.bonusManyLater(
+      milestones.map((m) => ({
+        userId: m.userId,
+        siteId: m.siteId,
+        amount: m.points,
+        reason: `Loyalty milestone: ${m.months} months a member`,
+        details: { subscription_id: m.id, months: m.months },
+      })),
+    );
+    await this.subs.markMilestones(milestones, now);
+    return renewed.length;
+  }
+
+  async declined(failures: FailedRenewal[], now: Date): Promise<void> {
+    if (!failures.length) return;
+    const planned = failures.map((f) => {
+      const firstFailure = f.pastDueSince ?? now;
+      return { ...f, firstFailure, retryAt: nextRetryAt(firstFailure, f.failedCharges + 1) };
+    });
+    await this.subs.failRenewals(
+      planned.map((f) => ({
+        subscriptionId: f.subscriptionId,
+        paymentId: f.paymentId,
+        retryAt: f.retryAt,
+        firstFailure: f.firstFailure,
+        reason: f.reason,
+      })),
+    );
+    const contacts = await this.accounts.contactsOf(planned.map((f) => f.userId));
+    await this.jobs.enqueueMany(
+      'mail.send',
+      planned.flatMap((f) => {
+        const to = contacts.get(f.userId);
+        if (!to) return [];
+        return [
+          {
+            kind: 'subscription_payment_failed' as const,
+            site_id: f.siteId,
+            to: to.email,
+            user_id: f.userId,
+            variables: {
+              ...membershipVariables({
+                tier_name: f.tierName,
+                amount_cents: f.amountCents,
+                currency: f.currency,
+              }),
+              first_name: to.firstName,
+              retry_date: day(f.retryAt),
+              grace_end: day(addDays(f.firstFailure, GRACE_DAYS)),
+            },
+          },
+        ];
+      }),
+      { defer: true },
+    );
+    this.activity.recordManyLater(
+      planned.map((f) => ({
+        userId: f.userId,
+        siteId: f.siteId,
+        type: 'subscription_past_due',
+        description: `Membership payment failed (${f.reason}); ${f.retryAt ? `next try ${day(f.retryAt)}` : 'no more tries'}`,
+        severity: 'warning',
+        resourceType: 'subscription',
+        resourceId: f.subscriptionId,
+        metadata: { payment_id: f.paymentId, reason: f.reason, retry_at: f.retryAt?.toISOString() ?? null },
+      })),
+      NO_REQUEST,
+    );
+  }
+}

@@ -1,0 +1,134 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { NO_REQUEST } from '#app/common/http/request-meta.js';
+import { MailService } from '#app/modules/mail/mail.service.js';
+import {
+  type PaidOrderHandler,
+  type PaymentHead,
+  PaymentHooks,
+  type PurposePlan,
+} from '#app/modules/payments/hooks/payment-hooks.js';
+import { AccountsService } from '#app/modules/users/accounts.service.js';
+import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
+import { day, membershipVariables } from './membership-mail.js';
+import { RenewalEffectsService } from './renewal-effects.service.js';
+import { type SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository.js';
+import { startDates } from './subscriptions.rules.js';
+
+/**
+ * Memberships' part in payments (`PaymentHooks`, purpose `subscription`), run exactly once per payment
+ * in the claim's transaction: a first payment (or a trial's card check) starts the membership; a card
+ * update stores the new card and, for one past due, pays the overdue period; a renewal charge settled by
+ * a webhook or reconciliation renews it like a renewal run would. Anything else (a late payment for a
+ * membership that moved on) is kept as paid, with its points, and changes nothing.
+ */
+@Injectable()
+export class SubscriptionPaymentsHandler implements PaidOrderHandler, OnModuleInit {
+  constructor(
+    private readonly hooks: PaymentHooks,
+    private readonly subs: SubscriptionsRepository,
+    private readonly renewals: RenewalEffectsService,
+    private readonly accounts: AccountsService,
+    private readonly activity: ActivityLogService,
+    private readonly mail: MailService,
+  ) {}
+
+  onModuleInit(): void {
+    this.hooks.handle('subscription', this);
+  }
+
+  async plan(payment: PaymentHead): Promise<PurposePlan> {
+    const s = payment.subscription_id ? await this.subs.findById(payment.subscription_id) : null;
+    // A card check moves no money: no purchase e-mail for it.
+    return { mark: 'fulfilled', notify: payment.amount_cents > 0, data: s };
+  }
+
+  async fulfil(payment: PaymentHead, plan: PurposePlan): Promise<void> {
+    const s = plan.data as SubscriptionRow | null;
+    if (!s) return;
+    const now = new Date();
+    if (payment.kind === 'start' && (s.status === 'incomplete' || s.status === 'incomplete_expired'))
+      return this.start(s, payment, now);
+    if (payment.kind === 'card') return this.replaceCard(s, payment, now);
+    if (s.pending_payment_id === payment.id)
+      await this.renewals.paid(
+        [
+          {
+            subscriptionId: s.id,
+            paymentId: payment.id,
+            registrationId: payment.registration_id,
+            billingInterval: s.billing_interval,
+            periodEnd: s.current_period_end,
+          },
+        ],
+        now,
+      );
+  }
+
+  private async start(s: SubscriptionRow, payment: PaymentHead, now: Date): Promise<void> {
+    const dates = startDates(now, s.billing_interval, s.trial_days);
+    await this.subs.update(
+      s.id,
+      {
+        ...dates,
+        gatewayone_registration_id: payment.registration_id,
+        current_payment_id: payment.id,
+        credits_used_this_period: 0,
+      },
+      { event: 'started', at: now.toISOString(), payment_id: payment.id, status: dates.status },
+    );
+    this.activity.recordLater(
+      {
+        userId: s.user_id,
+        siteId: s.site_id,
+        type: 'subscription_started',
+        description: `Membership ${s.tier_name} started (${dates.status})`,
+        resourceType: 'subscription',
+        resourceId: s.id,
+      },
+      NO_REQUEST,
+    );
+    await this.tell(s, {
+      ...membershipVariables(s),
+      credits: s.entry_credits_per_period,
+      next_billing_date: day(dates.next_billing_date),
+      trial_end_date: day(dates.trial_end_date),
+    });
+  }
+
+  private async replaceCard(s: SubscriptionRow, payment: PaymentHead, now: Date): Promise<void> {
+    if (!payment.registration_id) return;
+    await this.subs.update(
+      s.id,
+      { gatewayone_registration_id: payment.registration_id },
+      { event: 'card_replaced', at: now.toISOString(), payment_id: payment.id },
+    );
+    if (s.status === 'past_due' && payment.amount_cents > 0)
+      await this.renewals.paid(
+        [
+          {
+            subscriptionId: s.id,
+            paymentId: payment.id,
+            registrationId: payment.registration_id,
+            billingInterval: s.billing_interval,
+            periodEnd: s.current_period_end,
+          },
+        ],
+        now,
+      );
+  }
+
+  private async tell(
+    s: SubscriptionRow,
+    variables: Record<string, string | number | boolean | null>,
+  ): Promise<void> {
+    const to = (await this.accounts.contactsOf([s.user_id])).get(s.user_id);
+    if (!to) return;
+    await this.mail.send({
+      kind: 'subscription_started',
+      siteId: s.site_id,
+      to: to.email,
+      userId: s.user_id,
+      variables: { ...variables, first_name: to.firstName },
+    });
+  }
+}

@@ -1,0 +1,193 @@
+import { rewardsRules } from '#app/modules/rewards/rewards.rules.js';
+import {
+  addPeriod,
+  cancelRefusal,
+  coolingOffRefund,
+  graceOver,
+  inCoolingOff,
+  isUpgrade,
+  milestonesDue,
+  monthsOf,
+  nextRetryAt,
+  reminderDays,
+  renewedDates,
+  resumedDates,
+  startDates,
+  SUBSCRIPTION_STATUSES,
+  type SubscriptionStatus,
+  subscriptionFlags,
+} from './subscriptions.rules.js';
+
+const NOW = new Date('2030-01-31T10:00:00.000Z');
+const day = (n: number): Date => new Date(NOW.getTime() + n * 86_400_000);
+
+describe('subscriptionFlags (DESIGN §5)', () => {
+  const flags = (status: SubscriptionStatus, trialEnd: Date | null = null) =>
+    subscriptionFlags(
+      { status, trial_end_date: trialEnd, entry_credits_per_period: 10, credits_used_this_period: 3 },
+      NOW,
+    );
+
+  it.each(SUBSCRIPTION_STATUSES)('derives every flag for %s', (status) => {
+    const f = flags(status, day(1));
+    const active = ['trialing', 'active', 'past_due', 'pending_cancellation'].includes(status);
+    expect(f).toEqual({
+      is_active: active,
+      is_cancelled: status === 'pending_cancellation' || status === 'cancelled',
+      is_in_trial: status === 'trialing',
+      is_trial_active: status === 'trialing',
+      is_paused: status === 'paused',
+      can_be_cancelled: ['trialing', 'active', 'past_due', 'paused'].includes(status),
+      available_credits: active ? 7 : 0,
+    });
+  });
+
+  it('knows a trial whose end has passed is no longer active, though still trialing', () => {
+    expect(flags('trialing', day(-1))).toMatchObject({ is_in_trial: true, is_trial_active: false });
+    expect(flags('trialing', null)).toMatchObject({ is_trial_active: false });
+  });
+
+  it('never answers negative credits', () => {
+    const f = subscriptionFlags(
+      { status: 'active', trial_end_date: null, entry_credits_per_period: 2, credits_used_this_period: 5 },
+      NOW,
+    );
+    expect(f.available_credits).toBe(0);
+  });
+});
+
+describe('period dates', () => {
+  it('adds calendar months, clamping to the end of a shorter month', () => {
+    expect(addPeriod(NOW, 'month').toISOString()).toBe('2030-02-28T10:00:00.000Z');
+    expect(addPeriod(new Date('2032-01-31T00:00:00Z'), 'month').toISOString()).toBe(
+      '2032-02-29T00:00:00.000Z',
+    );
+    expect(addPeriod(new Date('2030-03-15T08:30:00Z'), 'month', 10).toISOString()).toBe(
+      '2031-01-15T08:30:00.000Z',
+    );
+    expect(addPeriod(new Date('2032-02-29T00:00:00Z'), 'year').toISOString()).toBe(
+      '2033-02-28T00:00:00.000Z',
+    );
+  });
+
+  it('starts a paid subscription active for a period, a trial trialing for its days, both with 14 days to cool off', () => {
+    const paid = startDates(NOW, 'month', 0);
+    expect(paid).toMatchObject({
+      status: 'active',
+      trial_start_date: null,
+      trial_end_date: null,
+      current_period_start: NOW,
+    });
+    expect(paid.current_period_end.toISOString()).toBe('2030-02-28T10:00:00.000Z');
+    expect(paid.next_billing_date).toEqual(paid.current_period_end);
+    expect(paid.cooling_off_expiry).toEqual(day(14));
+    const trial = startDates(NOW, 'month', 7);
+    expect(trial).toMatchObject({ status: 'trialing', trial_start_date: NOW, trial_end_date: day(7) });
+    expect(trial.next_billing_date).toEqual(day(7));
+  });
+
+  it('renews from where the last period ended, with a new cooling-off window from now', () => {
+    const late = day(3);
+    const next = renewedDates(new Date('2030-02-28T10:00:00Z'), 'month', late);
+    expect(next.current_period_start.toISOString()).toBe('2030-02-28T10:00:00.000Z');
+    expect(next.current_period_end.toISOString()).toBe('2030-03-28T10:00:00.000Z');
+    expect(next.cooling_off_expiry).toEqual(new Date(late.getTime() + 14 * 86_400_000));
+  });
+
+  it('extends the period by the length of a pause', () => {
+    const s = { current_period_end: day(10), next_billing_date: day(10) };
+    expect(resumedDates(s, day(2), day(7))).toEqual({
+      current_period_end: day(15),
+      next_billing_date: day(15),
+    });
+  });
+});
+
+describe('the cooling-off refund', () => {
+  it('gives back the amount less the value of the credits spent', () => {
+    expect(coolingOffRefund({ amountCents: 1000, creditsPerPeriod: 10, creditsUsed: 3 })).toEqual({
+      refundCents: 700,
+      spentValueCents: 300,
+      arithmetic: '1000 − round(1000 × 3 / 10) = 1000 − 300 = 700',
+    });
+  });
+
+  it('rounds the spent value half-up to the cent and never goes below zero', () => {
+    expect(coolingOffRefund({ amountCents: 999, creditsPerPeriod: 4, creditsUsed: 1 }).refundCents).toBe(749);
+    expect(coolingOffRefund({ amountCents: 1000, creditsPerPeriod: 3, creditsUsed: 3 }).refundCents).toBe(0);
+    expect(coolingOffRefund({ amountCents: 1000, creditsPerPeriod: 3, creditsUsed: 9 }).refundCents).toBe(0);
+  });
+
+  it('refunds all of it when the period holds no credits', () => {
+    expect(coolingOffRefund({ amountCents: 500, creditsPerPeriod: 0, creditsUsed: 0 })).toMatchObject({
+      refundCents: 500,
+      spentValueCents: 0,
+    });
+  });
+
+  it('knows when the window is open', () => {
+    expect(inCoolingOff(day(1), NOW)).toBe(true);
+    expect(inCoolingOff(NOW, NOW)).toBe(false);
+    expect(inCoolingOff(null, NOW)).toBe(false);
+  });
+});
+
+describe('dunning', () => {
+  it('retries 1, 3 and 5 days after the first failure, then gives up', () => {
+    expect(nextRetryAt(NOW, 1)).toEqual(day(1));
+    expect(nextRetryAt(NOW, 2)).toEqual(day(3));
+    expect(nextRetryAt(NOW, 3)).toEqual(day(5));
+    expect(nextRetryAt(NOW, 4)).toBeNull();
+  });
+
+  it('ends the grace seven days after the first failure', () => {
+    expect(graceOver(NOW, day(6.99))).toBe(false);
+    expect(graceOver(NOW, day(7))).toBe(true);
+  });
+});
+
+describe('loyalty milestones', () => {
+  const site = rewardsRules({}).milestones;
+  it('awards each milestone reached once', () => {
+    expect(milestonesDue(3, {}, site)).toEqual([{ months: 3, points: 100 }]);
+    expect(milestonesDue(6, { '3': true }, site)).toEqual([{ months: 6, points: 250 }]);
+    expect(milestonesDue(12, {}, site)).toHaveLength(3);
+    expect(milestonesDue(12, { '3': true, '6': true, '12': true }, site)).toEqual([]);
+    expect(milestonesDue(2, {}, site)).toEqual([]);
+  });
+
+  it('takes a site’s own milestones, and the defaults when they are not usable', () => {
+    const own = rewardsRules({ rewards: { milestones: [{ months: 2, points: 20 }] } }).milestones;
+    expect(milestonesDue(2, {}, own)).toEqual([{ months: 2, points: 20 }]);
+    expect(rewardsRules({ rewards: { milestones: [{ months: 0, points: 20 }] } }).milestones).toEqual(site);
+  });
+
+  it('counts a yearly renewal as twelve months', () => {
+    expect(monthsOf('year')).toBe(12);
+    expect(monthsOf('month')).toBe(1);
+  });
+});
+
+describe('changes', () => {
+  it('only a dearer tier is an upgrade', () => {
+    expect(isUpgrade(1000, 1500)).toBe(true);
+    expect(isUpgrade(1000, 1000)).toBe(false);
+    expect(isUpgrade(1000, 500)).toBe(false);
+  });
+
+  it('refuses to cancel what is over, and to end again what is already ending', () => {
+    expect(cancelRefusal('cancelled', true)).toBe('ALREADY_CANCELLED');
+    expect(cancelRefusal('expired', false)).toBe('ALREADY_CANCELLED');
+    expect(cancelRefusal('pending_cancellation', false)).toBe('ALREADY_ENDING');
+    expect(cancelRefusal('pending_cancellation', true)).toBeNull();
+    expect(cancelRefusal('active', false)).toBeNull();
+    expect(cancelRefusal('paused', true)).toBeNull();
+  });
+
+  it('reads the reminder lead time from the site, within reason', () => {
+    expect(reminderDays({})).toBe(7);
+    expect(reminderDays({ subscriptions: { reminder_days: 3 } })).toBe(3);
+    expect(reminderDays({ subscriptions: { reminder_days: -1 } })).toBe(7);
+    expect(reminderDays({ subscriptions: { reminder_days: 'x' } })).toBe(7);
+  });
+});

@@ -1,0 +1,245 @@
+/**
+ * The rules of memberships (DESIGN §5, §6) as plain functions: states and their flags, period dates,
+ * the cooling-off refund, dunning, loyalty milestones, upgrades. No Nest, no database.
+ */
+import type { BillingInterval } from './entities/subscription-tier.entity.js';
+
+export const SUBSCRIPTION_STATUSES = [
+  'incomplete',
+  'incomplete_expired',
+  'trialing',
+  'active',
+  'past_due',
+  'paused',
+  'pending_cancellation',
+  'cancelled',
+  'expired',
+] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** Consumers may cancel with a refund for 14 days from the start and from each renewal (UK, 2024). */
+export const COOLING_OFF_DAYS = 14;
+/** An unpaid first checkout is given up after this long. */
+export const INCOMPLETE_EXPIRES_MS = DAY;
+/** A failed renewal is retried this many days after the first failure, then the subscription expires. */
+export const DUNNING_RETRY_DAYS = [1, 3, 5] as const;
+export const GRACE_DAYS = 7;
+/** Renewal reminders go out this many days before a renewal unless the site says otherwise. */
+export const DEFAULT_REMINDER_DAYS = 7;
+/** The longest pause an admin may set. */
+export const MAX_PAUSE_DAYS = 366;
+
+/** The flags of DESIGN §5, derived from the status and dates alone. */
+export interface SubscriptionFlags {
+  is_active: boolean;
+  is_cancelled: boolean;
+  is_in_trial: boolean;
+  is_trial_active: boolean;
+  is_paused: boolean;
+  can_be_cancelled: boolean;
+  available_credits: number;
+}
+
+export function subscriptionFlags(
+  s: {
+    status: SubscriptionStatus;
+    trial_end_date: Date | null;
+    entry_credits_per_period: number;
+    credits_used_this_period: number;
+  },
+  now: Date,
+): SubscriptionFlags {
+  const isActive = ['trialing', 'active', 'past_due', 'pending_cancellation'].includes(s.status);
+  return {
+    is_active: isActive,
+    is_cancelled: s.status === 'pending_cancellation' || s.status === 'cancelled',
+    is_in_trial: s.status === 'trialing',
+    is_trial_active: s.status === 'trialing' && s.trial_end_date !== null && s.trial_end_date > now,
+    is_paused: s.status === 'paused',
+    can_be_cancelled: ['trialing', 'active', 'past_due', 'paused'].includes(s.status),
+    available_credits: isActive ? Math.max(0, s.entry_credits_per_period - s.credits_used_this_period) : 0,
+  };
+}
+
+/** Statuses whose credits may be spent (the same as `is_active`). */
+export const CREDIT_STATUSES: readonly SubscriptionStatus[] = [
+  'trialing',
+  'active',
+  'past_due',
+  'pending_cancellation',
+];
+
+/**
+ * The end of a period that starts at `start`: one calendar month or year later, clamped to the last day
+ * of a shorter month (31 January + 1 month = 28/29 February), in UTC.
+ */
+export function addPeriod(start: Date, interval: BillingInterval, periods = 1): Date {
+  const months = interval === 'year' ? 12 * periods : periods;
+  const y = start.getUTCFullYear();
+  const m = start.getUTCMonth() + months;
+  const lastDay = new Date(Date.UTC(y, m + 1, 0)).getUTCDate();
+  return new Date(
+    Date.UTC(
+      y,
+      m,
+      Math.min(start.getUTCDate(), lastDay),
+      start.getUTCHours(),
+      start.getUTCMinutes(),
+      start.getUTCSeconds(),
+      start.getUTCMilliseconds(),
+    ),
+  );
+}
+
+export const addDays = (at: Date, days: number): Date => new Date(at.getTime() + days * DAY);
+
+/** The dates a subscription gets when its first payment (or card registration) succeeds. */
+export function startDates(
+  now: Date,
+  interval: BillingInterval,
+  trialDays: number,
+): {
+  status: 'trialing' | 'active';
+  subscription_start_date: Date;
+  trial_start_date: Date | null;
+  trial_end_date: Date | null;
+  current_period_start: Date;
+  current_period_end: Date;
+  next_billing_date: Date;
+  cooling_off_expiry: Date;
+} {
+  const trial = trialDays > 0;
+  const periodEnd = trial ? addDays(now, trialDays) : addPeriod(now, interval);
+  return {
+    status: trial ? 'trialing' : 'active',
+    subscription_start_date: now,
+    trial_start_date: trial ? now : null,
+    trial_end_date: trial ? periodEnd : null,
+    current_period_start: now,
+    current_period_end: periodEnd,
+    next_billing_date: periodEnd,
+    cooling_off_expiry: addDays(now, COOLING_OFF_DAYS),
+  };
+}
+
+/**
+ * A renewal (or a trial's first charge) paid: the next period runs from where the last one ended (not
+ * from when a late retry succeeded), with a new cooling-off window from now.
+ */
+export function renewedDates(
+  periodEnd: Date,
+  interval: BillingInterval,
+  now: Date,
+): {
+  current_period_start: Date;
+  current_period_end: Date;
+  next_billing_date: Date;
+  cooling_off_expiry: Date;
+} {
+  const start = periodEnd;
+  const end = addPeriod(start, interval);
+  return {
+    current_period_start: start,
+    current_period_end: end,
+    next_billing_date: end,
+    cooling_off_expiry: addDays(now, COOLING_OFF_DAYS),
+  };
+}
+
+/**
+ * What a cancellation inside the cooling-off window gives back: the period's amount less the pro-rata
+ * value of the entry credits already spent in it (a credit is worth amount ÷ credits per period),
+ * rounded half-up to the cent; never below zero. With no credits in the period, all of it.
+ */
+export function coolingOffRefund(input: {
+  amountCents: number;
+  creditsPerPeriod: number;
+  creditsUsed: number;
+}): { refundCents: number; spentValueCents: number; arithmetic: string } {
+  const { amountCents, creditsPerPeriod } = input;
+  const used = Math.min(Math.max(0, input.creditsUsed), creditsPerPeriod);
+  const spentValueCents = creditsPerPeriod > 0 ? Math.round((amountCents * used) / creditsPerPeriod) : 0;
+  const refundCents = Math.max(0, amountCents - spentValueCents);
+  const arithmetic =
+    creditsPerPeriod > 0
+      ? `${amountCents} − round(${amountCents} × ${used} / ${creditsPerPeriod}) = ${amountCents} − ${spentValueCents} = ${refundCents}`
+      : `${amountCents} (no entry credits in the period) = ${refundCents}`;
+  return { refundCents, spentValueCents, arithmetic };
+}
+
+export function inCoolingOff(coolingOffExpiry: Date | null, now: Date): boolean {
+  return coolingOffExpiry !== null && now < coolingOffExpiry;
+}
+
+/**
+ * After a failed charge: the next attempt, or null when the grace is over. `failures` counts the failed
+ * charges of this period so far (1 after the first); retries come 1, 3 and 5 days after the first failure.
+ */
+export function nextRetryAt(firstFailure: Date, failures: number): Date | null {
+  if (failures < 1 || failures > DUNNING_RETRY_DAYS.length) return null;
+  return addDays(firstFailure, DUNNING_RETRY_DAYS[failures - 1]);
+}
+
+export function graceOver(firstFailure: Date, now: Date): boolean {
+  return now >= addDays(firstFailure, GRACE_DAYS);
+}
+
+/**
+ * The milestones (the site's, `rewardsRules(settings).milestones`) a streak of `streakMonths` reaches that
+ * were not awarded before: each once.
+ */
+export function milestonesDue(
+  streakMonths: number,
+  awarded: Record<string, unknown>,
+  milestones: ReadonlyArray<{ months: number; points: number }>,
+): Array<{ months: number; points: number }> {
+  return milestones.filter((m) => streakMonths >= m.months && !awarded[String(m.months)]);
+}
+
+/** Months a renewal adds to the streak: 12 for a yearly plan, 1 for a monthly one. */
+export function monthsOf(interval: BillingInterval): number {
+  return interval === 'year' ? 12 : 1;
+}
+
+/** An upgrade moves to a tier that costs more (per period) than the current amount. */
+export function isUpgrade(currentAmountCents: number, tierAmountCents: number): boolean {
+  return tierAmountCents > currentAmountCents;
+}
+
+/** Whether a subscription may be cancelled now: 409 for one already over (or already ending). */
+export function cancelRefusal(
+  status: SubscriptionStatus,
+  immediate: boolean,
+): 'ALREADY_CANCELLED' | 'ALREADY_ENDING' | null {
+  if (status === 'cancelled' || status === 'expired' || status === 'incomplete_expired')
+    return 'ALREADY_CANCELLED';
+  if (status === 'pending_cancellation' && !immediate) return 'ALREADY_ENDING';
+  return null;
+}
+
+/** A pause extends the period by its length; credits are not granted while paused. */
+export function resumedDates(
+  s: { current_period_end: Date; next_billing_date: Date },
+  pausedAt: Date,
+  resumedAt: Date,
+): { current_period_end: Date; next_billing_date: Date } {
+  const paused = Math.max(0, resumedAt.getTime() - pausedAt.getTime());
+  return {
+    current_period_end: new Date(s.current_period_end.getTime() + paused),
+    next_billing_date: new Date(s.next_billing_date.getTime() + paused),
+  };
+}
+
+/** The renewal reminder's lead time from a site's `additional_settings.subscriptions.reminder_days`. */
+export function reminderDays(settings: Record<string, unknown> | null | undefined): number {
+  const section = settings?.subscriptions;
+  const value =
+    typeof section === 'object' && section !== null
+      ? (section as Record<string, unknown>).reminder_days
+      : undefined;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 60
+    ? value
+    : DEFAULT_REMINDER_DAYS;
+}

@@ -1,0 +1,578 @@
+import { api } from '../support/api';
+import { makeUser, pointsOf } from '../support/factories';
+import {
+  activeMember,
+  getSubscription,
+  makeDue,
+  type MembershipWorld,
+  payCheckout,
+  registrationOf,
+  runJob,
+  subscribe,
+  tierOn,
+  withRoot,
+} from '../support/memberships';
+import { raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
+
+const DAY = 86_400_000;
+const FLAGS = [
+  'is_active',
+  'is_cancelled',
+  'is_in_trial',
+  'is_trial_active',
+  'is_paused',
+  'can_be_cancelled',
+];
+
+describe('memberships: the whole lifecycle (issue 11)', () => {
+  let w: MembershipWorld;
+  let tier: { id: string; name: string; amount_cents: number };
+
+  beforeAll(async () => {
+    w = await withRoot(await startPaymentsWorld());
+    tier = await tierOn(w, { amount_cents: 1000, entry_credits_per_period: 10 });
+  });
+  afterAll(() => stopPaymentsWorld(w));
+
+  const flags = (s: Record<string, unknown>) => Object.fromEntries(FLAGS.map((f) => [f, s[f]]));
+  const mailsTo = (email: string, subject: RegExp) =>
+    w.t.smtp.to(email).filter((m) => subject.test(m.subject));
+
+  describe('starting', () => {
+    it('opens a registering checkout and waits incomplete; the first payment makes it active with every date set', async () => {
+      const member = await makeUser(w.t, w.site);
+      const started = await subscribe(w, member, tier.id);
+      expect(started.subscription).toMatchObject({
+        status: 'incomplete',
+        tier: tier.name,
+        amount_cents: 1000,
+        currency: 'GBP',
+        billing_interval: 'month',
+        available_credits: 0,
+        current_period_start: null,
+        cooling_off_expiry: null,
+      });
+      expect(flags(started.subscription)).toEqual({
+        is_active: false,
+        is_cancelled: false,
+        is_in_trial: false,
+        is_trial_active: false,
+        is_paused: false,
+        can_be_cancelled: false,
+      });
+      const checkout = w.fakes.gatewayOne.payments.get(started.checkout_id);
+      expect(checkout).toMatchObject({ createRegistration: true, amount: '10.00', paymentType: 'DB' });
+
+      const before = Date.now();
+      await payCheckout(w, started.checkout_id);
+      const s = (await getSubscription(w, member.token, started.subscription.id).expect(200)).body;
+      expect(s).toMatchObject({ status: 'active', available_credits: 10, credits_used_this_period: 0 });
+      expect(flags(s)).toEqual({
+        is_active: true,
+        is_cancelled: false,
+        is_in_trial: false,
+        is_trial_active: false,
+        is_paused: false,
+        can_be_cancelled: true,
+      });
+      const start = Date.parse(s.current_period_start);
+      expect(start).toBeGreaterThanOrEqual(before - 1000);
+      expect(s.subscription_start_date).toBe(s.current_period_start);
+      expect(Date.parse(s.cooling_off_expiry) - start).toBe(14 * DAY);
+      expect(s.next_billing_date).toBe(s.current_period_end);
+      expect(Date.parse(s.current_period_end) - start).toBeGreaterThanOrEqual(28 * DAY);
+      expect(await registrationOf(w, s.id)).toBe(
+        w.fakes.gatewayOne.payments.get(started.checkout_id)?.registrationId,
+      );
+      // Points for the payment (1 per pound by default), and the e-mails.
+      expect(await pointsOf(w.t, member.user.id)).toBe(10);
+      expect(mailsTo(member.email, /membership has started/)).toHaveLength(1);
+      expect(mailsTo(member.email, /Your payment for/)).toHaveLength(1);
+    });
+
+    it('starts a trial by checking the card alone, then the first charge converts it', async () => {
+      const trial = await tierOn(w, { amount_cents: 500, trial_days: 7, entry_credits_per_period: 3 });
+      const member = await makeUser(w.t, w.site);
+      const started = await subscribe(w, member, trial.id);
+      expect(w.fakes.gatewayOne.payments.get(started.checkout_id)).toMatchObject({
+        amount: '0.00',
+        paymentType: 'PA',
+      });
+      await payCheckout(w, started.checkout_id);
+      const s = (await getSubscription(w, member.token, started.subscription.id).expect(200)).body;
+      expect(s).toMatchObject({ status: 'trialing', available_credits: 3 });
+      expect(flags(s)).toMatchObject({
+        is_active: true,
+        is_in_trial: true,
+        is_trial_active: true,
+        can_be_cancelled: true,
+      });
+      expect(Date.parse(s.trial_end_date) - Date.parse(s.trial_start_date)).toBe(7 * DAY);
+      expect(s.next_billing_date).toBe(s.trial_end_date);
+      expect(await pointsOf(w.t, member.user.id)).toBe(0);
+      // The trial ends: the renewal run charges the stored card; it is active for a paid month.
+      await makeDue(w, s.id);
+      await runJob(w, 'renewals');
+      const after = (await getSubscription(w, member.token, s.id).expect(200)).body;
+      expect(after).toMatchObject({ status: 'active', is_in_trial: false, available_credits: 3 });
+      // One charge of the tier's amount on the card the trial registered, and its points.
+      const registration = await registrationOf(w, s.id);
+      const charges = w.fakes.gatewayOne
+        .registrationCharges()
+        .filter((c) => c.registrationId === registration);
+      expect(charges.map((c) => c.amount)).toEqual(['5.00']);
+      expect(await pointsOf(w.t, member.user.id)).toBe(5);
+    });
+
+    it('expires an unpaid start after 24 hours', async () => {
+      const member = await makeUser(w.t, w.site);
+      const started = await subscribe(w, member, tier.id);
+      await w.t.db.query(`UPDATE subscriptions SET created_at = now() - interval '25 hours' WHERE id = $1`, [
+        started.subscription.id,
+      ]);
+      await runJob(w, 'expiries');
+      const s = (await getSubscription(w, member.token, started.subscription.id).expect(200)).body;
+      expect(s).toMatchObject({ status: 'incomplete_expired', is_active: false, can_be_cancelled: false });
+    });
+
+    it('refuses another site’s tier (404), an inactive one (422), and a member paused by their own limits (422)', async () => {
+      const member = await makeUser(w.t, w.site);
+      const other = await tierOn(w, { active: false });
+      await api(w.t.app).as(member.token).post('/subscriptions', { tier_id: other.id }).expect(422);
+      await api(w.t.app)
+        .as(member.token)
+        .post('/subscriptions', { tier_id: '00000000-0000-4000-8000-000000000000' })
+        .expect(404);
+      await api(w.t.app)
+        .as(member.token)
+        .put('/users/me/limits', { paused_until: new Date(Date.now() + 30 * DAY).toISOString() })
+        .expect(200);
+      const res = await api(w.t.app)
+        .as(member.token)
+        .post('/subscriptions', { tier_id: tier.id })
+        .expect(422);
+      expect(res.body.code).toBe('SELF_PAUSED');
+    });
+  });
+
+  describe('reading', () => {
+    it('shows a membership to its owner and its site’s admins; anyone else gets 404', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      await getSubscription(w, member.token, id).expect(200);
+      await getSubscription(w, w.admin.token, id).expect(200);
+      const stranger = await makeUser(w.t, w.site);
+      await getSubscription(w, stranger.token, id).expect(404);
+      await getSubscription(w, member.token, 'not-a-uuid').expect(404);
+      const mine = await api(w.t.app).as(member.token).get('/subscriptions').expect(200);
+      expect(mine.body.map((s: { id: string }) => s.id)).toEqual([id]);
+      const listed = await api(w.t.app)
+        .as(w.admin.token)
+        .get(`/admin/subscriptions?user_id=${member.user.id}`)
+        .expect(200);
+      expect(listed.body).toHaveLength(1);
+    });
+
+    it('nests the subscription in the member’s payments with its gateway ids and without the derived flags', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      const me = await api(w.t.app).as(member.token).get('/users/me').expect(200);
+      const payment = (me.body.payment_transactions as Array<Record<string, unknown>>).find(
+        (p) => p.subscription_id === id,
+      );
+      const nested = payment?.subscription as Record<string, unknown>;
+      expect(nested).toMatchObject({
+        id,
+        status: 'active',
+        gatewayone_registration_id: await registrationOf(w, id),
+      });
+      expect(nested).toHaveProperty('gatewayone_schedule_id', null);
+      expect(nested).toHaveProperty('is_trial_active', false);
+      for (const flag of [
+        'available_credits',
+        'can_be_cancelled',
+        'is_active',
+        'is_cancelled',
+        'is_in_trial',
+        'is_paused',
+      ])
+        expect(nested).not.toHaveProperty(flag);
+    });
+  });
+
+  describe('credits', () => {
+    it('lets 20 parallel entries with credits for 5 succeed 5 times, counting as no purchase', async () => {
+      const small = await tierOn(w, { entry_credits_per_period: 5 });
+      const { member, id } = await activeMember(w, small.id);
+      const raffle = await raffleOn(w, { total_entries_available: 1000 });
+      const answers = await Promise.all(
+        Array.from({ length: 20 }, () =>
+          api(w.t.app)
+            .as(member.token)
+            .post(`/raffles/${raffle.id}/entries`, { method: 'credits', quantity: 1 }),
+        ),
+      );
+      expect(answers.filter((a) => a.status === 201)).toHaveLength(5);
+      expect(
+        answers.filter((a) => a.status === 422).every((a) => a.body.code === 'CREDITS_UNAVAILABLE'),
+      ).toBe(true);
+      const s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(s).toMatchObject({ credits_used_this_period: 5, available_credits: 0 });
+      const [r] = await w.t.db.query(`SELECT current_entries, entries_purchased FROM raffles WHERE id = $1`, [
+        raffle.id,
+      ]);
+      expect(r).toEqual({ current_entries: 5, entries_purchased: 0 });
+    });
+  });
+
+  describe('renewals', () => {
+    it('charges the stored card once per period and renews once, through a year with its milestones', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      const registration = await registrationOf(w, id);
+      let periodEnd = '';
+      for (let month = 1; month <= 12; month++) {
+        await makeDue(w, id);
+        expect(await runJob(w, 'renewals')).toBeGreaterThanOrEqual(1);
+        // A second run in the same period finds nothing due for this member.
+        await runJob(w, 'renewals');
+        const s = (await getSubscription(w, member.token, id).expect(200)).body;
+        expect(s).toMatchObject({ status: 'active', credits_used_this_period: 0 });
+        expect(s.current_period_start).not.toBe(periodEnd);
+        periodEnd = s.current_period_end;
+      }
+      const charges = w.fakes.gatewayOne
+        .registrationCharges()
+        .filter((c) => c.registrationId === registration);
+      expect(charges).toHaveLength(12);
+      expect(new Set(charges.map((c) => c.merchantTransactionId)).size).toBe(12);
+      const [row] = await w.t.db.query(
+        `SELECT streak_months, lifetime_months, milestones_awarded FROM subscriptions WHERE id = $1`,
+        [id],
+      );
+      expect(row).toMatchObject({ streak_months: 12, lifetime_months: 12 });
+      expect(Object.keys(row.milestones_awarded).sort()).toEqual(['12', '3', '6']);
+      // 13 payments of £10 (10 points each) and the milestones 3, 6, 12 (100 + 250 + 500).
+      expect(await pointsOf(w.t, member.user.id)).toBe(130 + 850);
+    });
+
+    it('retries a declined card after 1, 3 and 5 days with a dunning e-mail each time, then expires it after the grace', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      w.fakes.gatewayOne.declinedRegistrations.add(await registrationOf(w, id));
+      await makeDue(w, id);
+      await runJob(w, 'renewals');
+      let s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(s).toMatchObject({ status: 'past_due', is_active: true, can_be_cancelled: true });
+      const [first] = await w.t.db.query(`SELECT past_due_since FROM subscriptions WHERE id = $1`, [id]);
+      expect(Date.parse(s.next_billing_date) - new Date(first.past_due_since).getTime()).toBe(1 * DAY);
+      for (const days of [3, 5]) {
+        await w.t.db.query(
+          `UPDATE subscriptions SET next_billing_date = now() - interval '1 minute' WHERE id = $1`,
+          [id],
+        );
+        await runJob(w, 'renewals');
+        s = (await getSubscription(w, member.token, id).expect(200)).body;
+        expect(Date.parse(s.next_billing_date) - new Date(first.past_due_since).getTime()).toBe(days * DAY);
+      }
+      await w.t.db.query(
+        `UPDATE subscriptions SET next_billing_date = now() - interval '1 minute' WHERE id = $1`,
+        [id],
+      );
+      await runJob(w, 'renewals');
+      expect(mailsTo(member.email, /could not take your .* membership payment/)).toHaveLength(4);
+      s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(s).toMatchObject({ status: 'past_due', auto_renew: false });
+      await w.t.db.query(
+        `UPDATE subscriptions SET past_due_since = now() - interval '7 days' WHERE id = $1`,
+        [id],
+      );
+      await runJob(w, 'expiries');
+      s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(s).toMatchObject({
+        status: 'expired',
+        is_active: false,
+        available_credits: 0,
+        can_be_cancelled: false,
+      });
+    });
+
+    it('settles a past-due membership at once when the member gives it a new card', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      const oldCard = await registrationOf(w, id);
+      w.fakes.gatewayOne.declinedRegistrations.add(oldCard);
+      await makeDue(w, id);
+      await runJob(w, 'renewals');
+      const card = await api(w.t.app).as(member.token).post(`/subscriptions/${id}/card`).expect(201);
+      expect(w.fakes.gatewayOne.payments.get(card.body.checkout_id)).toMatchObject({
+        amount: '10.00',
+        createRegistration: true,
+      });
+      await payCheckout(w, card.body.checkout_id);
+      const s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(s).toMatchObject({ status: 'active' });
+      expect(Date.parse(s.next_billing_date)).toBeGreaterThan(Date.now() + 20 * DAY);
+      expect(await registrationOf(w, id)).not.toBe(oldCard);
+    });
+
+    it('settles a charge whose answer was lost by looking it up, never by charging again', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      const registration = await registrationOf(w, id);
+      await makeDue(w, id);
+      w.fakes.gatewayOne.setLatency(3_000); // past the client's timeout: the charge is made, the answer lost
+      try {
+        await runJob(w, 'renewals');
+      } finally {
+        w.fakes.gatewayOne.setLatency(0);
+      }
+      let s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(Date.parse(s.next_billing_date)).toBeLessThan(Date.now());
+      await w.t.db.query(`UPDATE subscriptions SET updated_at = now() - interval '2 minutes' WHERE id = $1`, [
+        id,
+      ]);
+      await runJob(w, 'renewals');
+      s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(Date.parse(s.next_billing_date)).toBeGreaterThan(Date.now() + 20 * DAY);
+      expect(
+        w.fakes.gatewayOne.registrationCharges().filter((c) => c.registrationId === registration),
+      ).toHaveLength(1);
+    });
+
+    it('reminds the member before each renewal, once, saying what will be charged and how to cancel', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      await w.t.db.query(
+        `UPDATE subscriptions SET next_billing_date = now() + interval '6 days' WHERE id = $1`,
+        [id],
+      );
+      await runJob(w, 'reminders');
+      await runJob(w, 'reminders');
+      const reminders = mailsTo(member.email, /membership renews on/);
+      expect(reminders).toHaveLength(1);
+      expect(reminders[0].text).toMatch(/10\.00 GBP/);
+      expect(reminders[0].text).toMatch(/cancel/);
+    });
+  });
+
+  describe('cancelling', () => {
+    it('inside the cooling-off window: cancelled now, the period refunded less the credits spent, arithmetic recorded', async () => {
+      const { member, id, checkoutId } = await activeMember(w, tier.id);
+      const raffle = await raffleOn(w);
+      for (let i = 0; i < 3; i++)
+        await api(w.t.app)
+          .as(member.token)
+          .post(`/raffles/${raffle.id}/entries`, { method: 'credits', quantity: 1 })
+          .expect(201);
+      const res = await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/cancel', { subscription_id: id, reason: 'Changed their mind' })
+        .expect(200);
+      expect(res.body).toMatchObject({
+        status: 'cancelled',
+        is_cancelled: true,
+        auto_renew: false,
+        cancellation_reason: 'Changed their mind',
+      });
+      const history = res.body.metadata.history as Array<Record<string, unknown>>;
+      expect(history.at(-1)).toMatchObject({ event: 'cancelled', refund_cents: 700, by: w.admin.user.id });
+      expect(history.at(-1)?.refund_arithmetic).toBe('1000 − round(1000 × 3 / 10) = 1000 − 300 = 700');
+      await w.t.drain();
+      expect(w.fakes.gatewayOne.payments.get(checkoutId)?.refunds.map((r) => r.amount)).toEqual(['7.00']);
+      const [payment] = await w.t.db.query(
+        `SELECT status, refunded_cents, metadata->'refunds'->0->>'reason' AS reason FROM payment_transactions
+          WHERE subscription_id = $1 AND status <> 'pending' ORDER BY created_at LIMIT 1`,
+        [id],
+      );
+      expect(payment).toMatchObject({ status: 'partially_refunded', refunded_cents: 700 });
+      expect(payment.reason).toContain('1000 − round(1000 × 3 / 10)');
+      expect(mailsTo(member.email, /membership is cancelled/)[0]?.text).toMatch(
+        /7\.00 GBP is being refunded/,
+      );
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/cancel', { subscription_id: id, reason: 'again' })
+        .expect(409);
+    });
+
+    it('after the window: runs to the period’s end, then ends without a charge', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      await w.t.db.query(
+        `UPDATE subscriptions SET cooling_off_expiry = now() - interval '1 day' WHERE id = $1`,
+        [id],
+      );
+      const res = await api(w.t.app)
+        .as(member.token)
+        .post(`/subscriptions/${id}/cancel`, { reason: 'Too many e-mails' })
+        .expect(200);
+      expect(res.body).toMatchObject({
+        status: 'pending_cancellation',
+        is_active: true,
+        is_cancelled: true,
+        can_be_cancelled: false,
+      });
+      expect(res.body.available_credits).toBe(10);
+      await api(w.t.app)
+        .as(member.token)
+        .post(`/subscriptions/${id}/cancel`, { reason: 'again' })
+        .expect(409);
+      await makeDue(w, id);
+      const charged = w.fakes.gatewayOne.registrationCharges().length;
+      await runJob(w, 'renewals');
+      await runJob(w, 'expiries');
+      expect(w.fakes.gatewayOne.registrationCharges()).toHaveLength(charged);
+      const s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(s).toMatchObject({ status: 'cancelled', is_active: false });
+      expect(s.cancelled_at).not.toBeNull();
+    });
+
+    it('immediately outside the window: cancelled now, no refund; a gateway schedule it had is deleted', async () => {
+      const { id } = await activeMember(w, tier.id);
+      w.fakes.gatewayOne.schedules.add('sched-legacy-1');
+      await w.t.db.query(
+        `UPDATE subscriptions SET cooling_off_expiry = now() - interval '1 day', gatewayone_schedule_id = 'sched-legacy-1' WHERE id = $1`,
+        [id],
+      );
+      const res = await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/cancel', { subscription_id: id, reason: 'Fraud', immediate: true })
+        .expect(200);
+      expect(res.body).toMatchObject({ status: 'cancelled', is_cancelled: true });
+      expect((res.body.metadata.history as Array<Record<string, unknown>>).at(-1)).not.toHaveProperty(
+        'refund_cents',
+      );
+      await w.t.drain();
+      expect(w.fakes.gatewayOne.deletedSchedules).toContain('sched-legacy-1');
+    });
+
+    it('keeps to the site: another site’s admin gets 404, a member cannot cancel another’s', async () => {
+      const { id } = await activeMember(w, tier.id);
+      const stranger = await makeUser(w.t, w.site);
+      await api(w.t.app).as(stranger.token).post(`/subscriptions/${id}/cancel`, { reason: 'x' }).expect(404);
+      await api(w.t.app)
+        .as(stranger.token)
+        .post('/admin/subscriptions/cancel', { subscription_id: id, reason: 'x' })
+        .expect(403);
+    });
+  });
+
+  describe('upgrading and pausing', () => {
+    it('upgrades to a dearer tier: credits granted now, the new amount from the next renewal, history kept', async () => {
+      const platinum = await tierOn(w, { amount_cents: 2000, entry_credits_per_period: 25 });
+      const cheaper = await tierOn(w, { amount_cents: 500 });
+      const { member, id } = await activeMember(w, tier.id);
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/upgrade', { subscription_id: id, new_tier: cheaper.name, reason: 'x' })
+        .expect(422)
+        .expect((r) => expect(r.body.code).toBe('NOT_AN_UPGRADE'));
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/upgrade', { subscription_id: id, new_tier: 'no-such-tier', reason: 'x' })
+        .expect(404);
+      const res = await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/upgrade', {
+          subscription_id: id,
+          new_tier: platinum.name,
+          reason: 'More entries',
+        })
+        .expect(200);
+      expect(res.body).toMatchObject({
+        tier: platinum.name,
+        amount_cents: 2000,
+        entry_credits_per_period: 25,
+        available_credits: 25,
+      });
+      expect((res.body.metadata.history as Array<Record<string, unknown>>).at(-1)).toMatchObject({
+        event: 'upgraded',
+        reason: 'More entries',
+        credits_granted: 15,
+      });
+      // The upgrade itself charges nothing; the next renewal charges the new tier's amount.
+      const registration = await registrationOf(w, id);
+      const chargesOf = () =>
+        w.fakes.gatewayOne.registrationCharges().filter((c) => c.registrationId === registration);
+      expect(chargesOf()).toEqual([]);
+      await makeDue(w, id);
+      await runJob(w, 'renewals');
+      expect(chargesOf().map((c) => c.amount)).toEqual(['20.00']);
+      expect((await getSubscription(w, member.token, id).expect(200)).body).toMatchObject({
+        status: 'active',
+        available_credits: 25,
+      });
+    });
+
+    it('pauses with no credits meanwhile, and resumes on its date with the period extended by the pause', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      const before = (await getSubscription(w, member.token, id).expect(200)).body;
+      const until = new Date(Date.now() + 10 * DAY).toISOString();
+      const paused = await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/pause', {
+          subscription_id: id,
+          paused_until: until,
+          reason: 'Travelling',
+        })
+        .expect(200);
+      expect(paused.body).toMatchObject({
+        status: 'paused',
+        is_paused: true,
+        is_active: false,
+        available_credits: 0,
+      });
+      const raffle = await raffleOn(w);
+      await api(w.t.app)
+        .as(member.token)
+        .post(`/raffles/${raffle.id}/entries`, { method: 'credits', quantity: 1 })
+        .expect(422);
+      await w.t.db.query(
+        `UPDATE subscriptions SET paused_at = now() - interval '10 days', paused_until = now() - interval '1 minute' WHERE id = $1`,
+        [id],
+      );
+      await runJob(w, 'expiries');
+      const after = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(after).toMatchObject({ status: 'active', paused_until: null, available_credits: 10 });
+      const extended = Date.parse(after.current_period_end) - Date.parse(before.current_period_end);
+      expect(Math.abs(extended - 10 * DAY)).toBeLessThan(5 * 60_000);
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/resume', { subscription_id: id, reason: 'x' })
+        .expect(409);
+    });
+  });
+
+  describe('renewing under concurrency', () => {
+    it('two runners renewing the same 500 memberships at once charge and renew each exactly once', async () => {
+      const many = await tierOn(w, { amount_cents: 300 });
+      const owner = await makeUser(w.t, w.site);
+      const { id: template } = await activeMember(w, many.id);
+      const registration = await registrationOf(w, template);
+      // 500 due memberships of new members, copied set-based from a paid one (they share its stored card).
+      await w.t.db.query(
+        `WITH users_made AS (
+           INSERT INTO users (site_id, email, email_normalized, role, signup_source, data_processing_consent, has_consented)
+           SELECT $2, 'bulk-' || g || '-' || $3 || '@example.com', 'bulk-' || g || '-' || $3 || '@example.com', 'user', 'register', true, true
+             FROM generate_series(1, 500) g RETURNING id)
+         INSERT INTO subscriptions (site_id, user_id, tier_id, status, amount_cents, currency, billing_interval,
+                                    entry_credits_per_period, current_period_start, current_period_end,
+                                    next_billing_date, subscription_start_date, gatewayone_registration_id)
+         SELECT $2, u.id, $1, 'active', 300, 'GBP', 'month', 10, now() - interval '1 month', now() - interval '1 minute',
+                now() - interval '1 minute', now() - interval '1 month', $4
+           FROM users_made u`,
+        [many.id, w.site, owner.user.id.slice(0, 8), registration],
+      );
+      const chargesBefore = w.fakes.gatewayOne.registrationCharges().length;
+      const runs = await Promise.all([
+        api(w.t.app).as(w.root.token).post('/admin/jobs/renewals/run').expect(200),
+        api(w.t.app).as(w.root.token).post('/admin/jobs/renewals/run').expect(200),
+      ]);
+      expect(runs.reduce((n, r) => n + (r.body as { affected: number }).affected, 0)).toBe(500);
+      const charges = w.fakes.gatewayOne.registrationCharges().slice(chargesBefore);
+      expect(charges).toHaveLength(500);
+      expect(new Set(charges.map((c) => c.merchantTransactionId)).size).toBe(500);
+      const [row] = await w.t.db.query(
+        `SELECT count(*) FILTER (WHERE s.next_billing_date > now()) AS renewed,
+                count(*) FILTER (WHERE s.pending_payment_id IS NOT NULL) AS in_flight,
+                (SELECT count(*) FROM payment_transactions p WHERE p.subscription_id = ANY(array_agg(s.id)) AND p.status = 'succeeded') AS paid
+           FROM subscriptions s WHERE s.tier_id = $1 AND s.id <> $2`,
+        [many.id, template],
+      );
+      expect(row).toEqual({ renewed: '500', in_flight: '0', paid: '500' });
+    });
+  });
+});
