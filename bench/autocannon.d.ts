@@ -1,4 +1,4 @@
-/** The part of autocannon 9 (no bundled types) that bench/purchase.ts uses. */
+/** The part of autocannon 9 (no bundled types) that the benchmarks use. */
 declare module 'autocannon' {
   interface Request {
     method?: string;
@@ -11,6 +11,7 @@ declare module 'autocannon' {
   }
   interface Options {
     url: string;
+    headers?: Record<string, string>;
     connections?: number;
     pipelining?: number;
     amount?: number;

@@ -20,6 +20,7 @@ import { HealthModule } from '#app/modules/health/health.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
 import { EntryCreditsModule } from './modules/raffles/ports/entry-credits.port.js';
 import { PaymentHooksModule } from './modules/payments/hooks/payment-hooks.js';
+import { SignupHooksModule } from './modules/users/ports/signup-hooks.port.js';
 import { PaymentsModule } from '#app/modules/payments/payments.module.js';
 import { RafflesModule } from '#app/modules/raffles/raffles.module.js';
 import { ResponsiblePlayModule } from '#app/modules/responsible-play/responsible-play.module.js';
@@ -46,6 +47,7 @@ export class AppModule {
         JobsModule,
         PaymentHooksModule,
         EntryCreditsModule,
+        SignupHooksModule,
         RateLimitModule,
         SitesModule,
         MailModule,

@@ -142,6 +142,8 @@ export const WALK: WalkStep[] = [
   // Points for the newcomer, who enters with them; a postal entry.
   { operationId: 'adjust', as: 'admin', body: (v) => ({ user_id: v.userId }) },
   { operationId: 'enter', as: 'user', params: (v) => ({ id: v.raffleId }) },
+  { operationId: 'rewardsSummary', as: 'user' },
+  { operationId: 'listMyReferrals', as: 'user' },
   {
     operationId: 'enterPostal',
     as: 'admin',

@@ -27,6 +27,13 @@ export const ERROR_CATALOGUE = {
   FORBIDDEN: { status: 403, detail: 'You are not allowed to do this.' },
   NOT_FOUND: { status: 404, detail: 'Resource not found.' },
   UNKNOWN_SITE: { status: 404, detail: 'There is no site "shop2".' },
+  ALREADY_CLAIMED: { status: 409, detail: 'You have already claimed this code.' },
+  CODE_USED_UP: { status: 409, detail: 'Every use of this discount code has been claimed.' },
+  CODE_NOT_VALID: { status: 422, detail: 'This discount code cannot be claimed now.' },
+  REFERRAL_CODE_UNKNOWN: {
+    status: 422,
+    detail: 'No member of this site has that referral code: check it, or register without one.',
+  },
   ALREADY_CLOSED: { status: 409, detail: 'The raffle is already closed.' },
   ALREADY_ENTERED_FREE: { status: 409, detail: 'You have already taken the free entry into this raffle.' },
   AMBIGUOUS_ITEM: {

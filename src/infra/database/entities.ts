@@ -5,12 +5,14 @@ import { Raffle } from '#app/modules/raffles/entities/raffle.entity.js';
 import { DiscountBrand } from '#app/modules/discounts/entities/discount-brand.entity.js';
 import { DiscountCodeTag } from '#app/modules/discounts/entities/discount-code-tag.entity.js';
 import { DiscountCode } from '#app/modules/discounts/entities/discount-code.entity.js';
+import { DiscountClaim } from '#app/modules/discounts/entities/discount-claim.entity.js';
 import { DiscountUniqueCode } from '#app/modules/discounts/entities/discount-unique-code.entity.js';
 import { Tag } from '#app/modules/discounts/entities/tag.entity.js';
 import { IdempotencyKey } from '#app/common/idempotency/idempotency-key.entity.js';
 import { UserLimit } from '#app/modules/responsible-play/entities/user-limit.entity.js';
 import { UserMonthlySpend } from '#app/modules/responsible-play/entities/user-monthly-spend.entity.js';
 import { PointTransaction } from '#app/modules/rewards/entities/point-transaction.entity.js';
+import { Referral } from '#app/modules/rewards/entities/referral.entity.js';
 import { RewardsBalance } from '#app/modules/rewards/entities/rewards-balance.entity.js';
 import { InboundEvent } from '#app/modules/payments/entities/inbound-event.entity.js';
 import { PaymentTransaction } from '#app/modules/payments/entities/payment-transaction.entity.js';
@@ -40,9 +42,11 @@ export const ENTITIES = [
   DiscountCode,
   DiscountCodeTag,
   DiscountUniqueCode,
+  DiscountClaim,
   IdempotencyKey,
   PointTransaction,
   RewardsBalance,
+  Referral,
   UserLimit,
   UserMonthlySpend,
   RaffleEntry,

@@ -66,7 +66,15 @@ export class AuthController {
     },
   })
   @ApiCreatedResponse({ type: RegisteredDto })
-  @ApiErrors(400, 'UNKNOWN_SITE', 'EMAIL_TAKEN', 'AGE_REQUIRED', 'UNDER_AGE', 'CONSENT_REQUIRED')
+  @ApiErrors(
+    400,
+    'UNKNOWN_SITE',
+    'EMAIL_TAKEN',
+    'AGE_REQUIRED',
+    'UNDER_AGE',
+    'CONSENT_REQUIRED',
+    'REFERRAL_CODE_UNKNOWN',
+  )
   register(@Body() body: RegisterDto, @ReqMeta() meta: RequestMeta): Promise<RegisteredDto> {
     return this.auth.register(body, meta);
   }

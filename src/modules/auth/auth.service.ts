@@ -1,3 +1,4 @@
+import { SignupHooks } from '#app/modules/users/ports/signup-hooks.port.js';
 import { Injectable } from '@nestjs/common';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
@@ -26,6 +27,7 @@ export class AuthService {
     private readonly activity: ActivityLogService,
     private readonly mail: MailService,
     private readonly tx: TransactionRunner,
+    private readonly signups: SignupHooks,
   ) {}
 
   async register(body: RegisterDto, meta: RequestMeta): Promise<RegisteredDto> {
@@ -82,6 +84,15 @@ export class AuthService {
         meta,
         manager,
       );
+      await this.signups.joined({
+        userId: user.id,
+        siteId: user.site_id,
+        email: user.email,
+        at: now,
+        referralCode: body.referral_code ?? null,
+        spinToken: body.spin_token ?? null,
+        meta,
+      });
       await this.mail.send(
         {
           kind: 'welcome',

@@ -7,6 +7,7 @@ import { toBrandDto, toDiscountCodeDto } from './discounts.mapper.js';
 import type { Viewer } from './discounts.rules.js';
 import type { DiscountBrandDto, DiscountCodeDto } from './dto/responses.dto.js';
 import type { DiscountCode } from './entities/discount-code.entity.js';
+import { ClaimsRepository } from './claims.repository.js';
 import { UniqueCodesRepository } from './unique-codes.repository.js';
 
 /** An admin of the site, or a superadmin: sees code texts and inactive codes. */
@@ -25,6 +26,7 @@ export class DiscountCodeViews {
     private readonly codes: DiscountCodesRepository,
     private readonly catalogue: CatalogueRepository,
     private readonly unique: UniqueCodesRepository,
+    private readonly claims: ClaimsRepository,
   ) {}
 
   /** `withBrand: false` where the codes are nested in their brand (`discount_brand: null`). */
@@ -40,17 +42,17 @@ export class DiscountCodeViews {
     const [tags, unclaimed, claimed, brands] = await Promise.all([
       this.codes.tagsOf(ids),
       this.unique.withUnclaimed(bulkIds),
-      caller ? this.unique.claimedBy(caller.id, bulkIds) : new Map<string, string[]>(),
+      caller ? this.claims.claimedBy(caller.id, ids) : new Map<string, string[]>(),
       this.catalogue.findBrandsByIds(brandIds),
     ]);
     const brandById = new Map<string, DiscountBrandDto>(brands.map((b) => [b.id, toBrandDto(b, null)]));
     const now = new Date();
     return codes.map((c) => {
-      const claimedCodes = claimed.get(c.id) ?? [];
+      // `claimed_codes` lists a bulk code's generated codes; a shared code's text shows in `code` once claimed.
       const viewer: Viewer = {
         isAdmin: isAdminOf(caller, c.site_id),
-        claimedCodes,
-        hasClaimed: claimedCodes.length > 0,
+        claimedCodes: c.is_bulk_code ? (claimed.get(c.id) ?? []) : [],
+        hasClaimed: claimed.has(c.id),
       };
       return toDiscountCodeDto(c, {
         brand: brandById.get(c.discount_brand_id) ?? null,

@@ -25,7 +25,11 @@ import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
+import { Idempotent } from '#app/common/idempotency/idempotency.decorator.js';
+import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
 import { BulkGenerateService } from './bulk-generate.service.js';
+import { ClaimsService } from './claims.service.js';
+import { ClaimResultDto } from './dto/claim.dto.js';
 import { DiscountCodesService } from './discount-codes.service.js';
 import {
   BulkGenerateDto,
@@ -47,6 +51,7 @@ export class DiscountCodesController {
   constructor(
     private readonly codes: DiscountCodesService,
     private readonly bulk: BulkGenerateService,
+    private readonly claims: ClaimsService,
   ) {}
 
   @Post()
@@ -165,6 +170,27 @@ export class DiscountCodesController {
     @Param('id', UuidParam) id: string,
   ): Promise<DiscountCodeDto> {
     return this.codes.get(caller, siteId, id);
+  }
+
+  @Post(':id/claim')
+  @ApiTags('discounts')
+  @Auth('user')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Claim a discount code with your points',
+    description:
+      'Spends the code’s `points_required` and reveals your code: a bulk code hands you a generated code no one ' +
+      'else has; a code with `code_required: false` needs none. Once per user unless `allow_multiple_claims`. ' +
+      'Every 5th claim earns a bonus (the site’s rules).',
+  })
+  @ApiCreatedResponse({ type: ClaimResultDto })
+  @ApiErrors(404, 'CODE_NOT_VALID', 'ALREADY_CLAIMED', 'CODE_USED_UP', 'INSUFFICIENT_POINTS')
+  claim(
+    @CurrentUser() user: AuthUser,
+    @Param('id', UuidParam) id: string,
+    @ReqMeta() meta: RequestMeta,
+  ): Promise<ClaimResultDto> {
+    return this.claims.claim(user, id, meta);
   }
 
   @Put(':id')

@@ -1,5 +1,6 @@
 import {
   MASK_CHAR,
+  claimRefusal,
   type ValidityFacts,
   csvCell,
   csvLine,
@@ -125,5 +126,23 @@ describe('ids', () => {
   it('tells a uuid from anything else', () => {
     expect(isUuid('0b5c5d1e-8f9a-4b3c-9d2e-1f0a9b8c7d6e')).toBe(true);
     expect(isUuid('nope')).toBe(false);
+  });
+});
+
+describe('claimRefusal', () => {
+  const now = new Date('2026-06-01T12:00:00Z');
+  const open = { active: true, valid_from: null, valid_until: null };
+  it('lets an active code inside its window be claimed', () => {
+    expect(claimRefusal(open, now)).toBeNull();
+    expect(claimRefusal({ ...open, valid_until: now }, now)).toBeNull();
+  });
+  it('refuses an inactive code and one outside its window', () => {
+    expect(claimRefusal({ ...open, active: false }, now)).toBe('CODE_NOT_VALID');
+    expect(claimRefusal({ ...open, valid_from: new Date('2026-06-02T00:00:00Z') }, now)).toBe(
+      'CODE_NOT_VALID',
+    );
+    expect(claimRefusal({ ...open, valid_until: new Date('2026-05-31T00:00:00Z') }, now)).toBe(
+      'CODE_NOT_VALID',
+    );
   });
 });

@@ -108,3 +108,18 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
+
+/**
+ * Whether a code may be claimed now, before anything is written (DESIGN §6): active and inside its
+ * window. Uses left and unclaimed codes left are decided by the claim's own statements, under any
+ * concurrency, not here.
+ */
+export function claimRefusal(
+  c: { active: boolean; valid_from: Date | null; valid_until: Date | null },
+  now: Date,
+): 'CODE_NOT_VALID' | null {
+  if (!c.active) return 'CODE_NOT_VALID';
+  if (c.valid_from && now.getTime() < c.valid_from.getTime()) return 'CODE_NOT_VALID';
+  if (c.valid_until && now.getTime() > c.valid_until.getTime()) return 'CODE_NOT_VALID';
+  return null;
+}

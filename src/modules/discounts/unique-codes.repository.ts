@@ -64,20 +64,6 @@ export class UniqueCodesRepository {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** The generated codes a user has claimed, per discount code, oldest claim first. */
-  async claimedBy(userId: string, codeIds: string[]): Promise<Map<string, string[]>> {
-    const byCode = new Map<string, string[]>();
-    if (!codeIds.length) return byCode;
-    const rows: Array<{ discount_code_id: string; code: string }> = await this.db.query(
-      `SELECT discount_code_id, code FROM discount_unique_codes
-        WHERE claimed_by_user_id = $1 AND discount_code_id = ANY($2::uuid[]) AND claimed_at IS NOT NULL
-        ORDER BY claimed_at, code`,
-      [userId, codeIds],
-    );
-    for (const r of rows) byCode.set(r.discount_code_id, [...(byCode.get(r.discount_code_id) ?? []), r.code]);
-    return byCode;
-  }
-
   /** One page of a discount code's generated codes in code order, after `afterCode` (keyset). */
   page(
     codeId: string,

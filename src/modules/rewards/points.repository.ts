@@ -22,6 +22,26 @@ const INSERT = `INSERT INTO point_transactions
   (site_id, user_id, payment_transaction_id, reason, transaction_type, created_by, amount, ip_address, user_agent, metadata)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
 
+/** The ledger row alone, for a caller that moved the balance itself in the same transaction. */
+export const INSERT_ENTRY = INSERT;
+
+/**
+ * A discount claim's points and its count, on the balance row in one statement: the points taken only
+ * if covered (no row: nothing covered), the claims counted. `$3` = 0 counts a free claim (row made).
+ */
+export const DEBIT_FOR_CLAIM = `
+  WITH debited AS (
+    UPDATE rewards_balances SET current_points = current_points - $3,
+           discount_claims_count = discount_claims_count + 1, updated_at = now()
+     WHERE user_id = $1 AND current_points >= $3 AND $3 > 0
+     RETURNING current_points, discount_claims_count),
+  counted AS (
+    INSERT INTO rewards_balances (user_id, site_id, discount_claims_count) SELECT $1, $2, 1 WHERE $3 = 0
+    ON CONFLICT (user_id) DO UPDATE
+       SET discount_claims_count = rewards_balances.discount_claims_count + 1, updated_at = now()
+    RETURNING current_points, discount_claims_count)
+  SELECT * FROM debited UNION ALL SELECT * FROM counted`;
+
 /** A payment's earn and the balance it moves, in one statement (see `earnOnceForPayment`). */
 export const EARN_ONCE_FOR_PAYMENT = `
   WITH earned AS (

@@ -8,9 +8,11 @@ import type { PointTransaction } from './entities/point-transaction.entity.js';
 import { toPointTransactionRecordDto } from './points.mapper.js';
 import {
   BONUS_MANY,
+  DEBIT_FOR_CLAIM,
   EARN_ONCE_FOR_PAYMENT,
   EARN_ONCE_FOR_PAYMENTS,
   entryParams,
+  INSERT_ENTRY,
   type NewPointTransaction,
   PointsRepository,
 } from './points.repository.js';
@@ -27,6 +29,8 @@ import type {
 import {
   MAX_BALANCE,
   REASON_MAX,
+  type RewardsRules,
+  discountClaimBonus,
   lifetimeDelta,
   planReversal,
   paymentPoints,
@@ -177,6 +181,37 @@ export class PointsService {
     );
     const balance = await this.repo.earnOnceForPayment(this.tx.manager, entry);
     return { applied: balance !== null, balance };
+  }
+
+  /**
+   * A discount claim's points: takes `amount` (0 for a free code) if the balance covers it and counts the
+   * claim, in one statement of the ambient transaction; the ledger row and the claim bonus (every N
+   * claims, `rules`) go with the transaction's next statement. Null when the balance does not cover it.
+   */
+  async spendForClaim(
+    input: EntryBase,
+    rules: RewardsRules,
+  ): Promise<{ balance: number; claims: number; bonus: number } | null> {
+    if (input.amount !== 0) positiveInteger(input.amount, 'spendForClaim');
+    if (input.amount > MAX_BALANCE) return null;
+    const rows = await this.tx.manager.query<
+      Array<{ current_points: number; discount_claims_count: number }>
+    >(DEBIT_FOR_CLAIM, [input.userId, input.siteId, input.amount]);
+    if (!rows.length) return null;
+    const { current_points, discount_claims_count: claims } = rows[0];
+    if (input.amount > 0)
+      this.tx.defer(INSERT_ENTRY, entryParams(this.entry(input, 'spend', -input.amount, null, null)));
+    const bonus = discountClaimBonus(claims, rules);
+    if (bonus > 0)
+      this.bonusManyLater([
+        {
+          userId: input.userId,
+          siteId: input.siteId,
+          amount: bonus,
+          reason: `Bonus for ${claims} discount claims`,
+        },
+      ]);
+    return { balance: current_points + bonus, claims, bonus };
   }
 
   /** Credits a bonus (referrals, milestones) or gives back points spent on something refunded. */

@@ -1,18 +1,79 @@
 import { Controller, Get, Query, Res } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
-import { Auth, CurrentUser } from '#app/common/auth/auth.decorators.js';
+import { Auth, CurrentSite, CurrentUser } from '#app/common/auth/auth.decorators.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { PointTransactionDto } from './dto/point-transaction.dto.js';
-import { PointsLedgerQueryDto } from './dto/rewards-requests.dto.js';
+import { ReferralCodeDto, ReferralDto, RewardsSummaryDto } from './dto/referral.dto.js';
+import { PointsLedgerQueryDto, RewardsSiteQueryDto } from './dto/rewards-requests.dto.js';
+import { ReferralsService } from './referrals.service.js';
+import { RewardsSummaryService } from './rewards-summary.service.js';
 import { RewardsService } from './rewards.service.js';
+
+const SITE_HEADER = {
+  name: 'X-Site-Id',
+  required: false,
+  description: 'The site, when no `site_id` is given; else your token’s site.',
+};
 
 @ApiTags('rewards')
 @Controller('rewards')
 export class RewardsController {
-  constructor(private readonly rewards: RewardsService) {}
+  constructor(
+    private readonly rewards: RewardsService,
+    private readonly summaries: RewardsSummaryService,
+    private readonly referrals: ReferralsService,
+  ) {}
+
+  @Get('summary')
+  @Auth('user')
+  @ApiOperation({
+    summary: 'Your rewards summary',
+    description:
+      'Points, loyalty streak and milestones, discount claims, referrals, and what the next bonuses need. ' +
+      'Site from `site_id`, else the `X-Site-Id` header, else your token’s site (another site: 403).',
+  })
+  @ApiHeader(SITE_HEADER)
+  @ApiOkResponse({ type: RewardsSummaryDto })
+  @ApiErrors(400)
+  rewardsSummary(
+    @CurrentUser() user: AuthUser,
+    @CurrentSite() siteId: string | undefined,
+    @Query() _query: RewardsSiteQueryDto,
+  ): Promise<RewardsSummaryDto> {
+    return this.summaries.summaryOf(user, siteId ?? user.siteId);
+  }
+
+  @Get('referrals')
+  @Auth('user')
+  @ApiOperation({
+    summary: 'The referrals you made',
+    description: 'Newest first. Site as for the summary.',
+  })
+  @ApiHeader(SITE_HEADER)
+  @ApiOkResponse({ type: [ReferralDto] })
+  @ApiErrors(400)
+  listMyReferrals(
+    @CurrentUser() user: AuthUser,
+    @CurrentSite() siteId: string | undefined,
+    @Query() _query: RewardsSiteQueryDto,
+  ): Promise<ReferralDto[]> {
+    return this.referrals.listOf(user, siteId ?? user.siteId);
+  }
+
+  @Get('referral-code')
+  @Auth('user')
+  @ApiOperation({
+    summary: 'Your referral code',
+    description:
+      'Made on first request and the same ever after; a friend gives it as `referral_code` when registering.',
+  })
+  @ApiOkResponse({ type: ReferralCodeDto })
+  myReferralCode(@CurrentUser() user: AuthUser): Promise<ReferralCodeDto> {
+    return this.referrals.codeOf(user);
+  }
 
   @Get('points')
   @Auth('user')

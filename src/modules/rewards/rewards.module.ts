@@ -9,13 +9,27 @@ import { PointsRecordsReader } from './points-records.reader.js';
 import { PointsRepository } from './points.repository.js';
 import { PointsService } from './points.service.js';
 import { RewardsController } from './rewards.controller.js';
+import { Referral } from './entities/referral.entity.js';
+import { LoyaltyPort } from './ports/loyalty.port.js';
+import { ReferralsRepository } from './referrals.repository.js';
+import { ReferralsService } from './referrals.service.js';
+import { RewardsSummaryService } from './rewards-summary.service.js';
 import { RewardsService } from './rewards.service.js';
 
 /** Points ledger and balances (DESIGN §6); referrals, milestones and the summary join it later. */
 @Module({
-  imports: [TypeOrmModule.forFeature([PointTransaction, RewardsBalance]), UsersModule, SitesModule],
+  imports: [TypeOrmModule.forFeature([PointTransaction, RewardsBalance, Referral]), UsersModule, SitesModule],
   controllers: [RewardsController, AdminRewardsController],
-  providers: [PointsRepository, PointsService, RewardsService, PointsRecordsReader],
-  exports: [PointsService],
+  providers: [
+    PointsRepository,
+    PointsService,
+    RewardsService,
+    PointsRecordsReader,
+    ReferralsRepository,
+    ReferralsService,
+    RewardsSummaryService,
+    LoyaltyPort,
+  ],
+  exports: [PointsService, LoyaltyPort],
 })
 export class RewardsModule {}

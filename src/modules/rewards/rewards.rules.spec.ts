@@ -7,6 +7,8 @@ import {
   pointsPerUnit,
   reversalReason,
   rewardsRules,
+  discountClaimBonus,
+  nextBonuses,
   reversalTarget,
 } from './rewards.rules.js';
 
@@ -114,5 +116,47 @@ describe('paymentPoints: the one place a payment’s points are decided', () => 
     expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: 0 })).toBe(10);
     expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: -2 })).toBe(10);
     expect(paymentPoints({ amountCents: 0, currency: 'GBP', rules: site, multiplier: 3 })).toBe(0);
+  });
+});
+
+describe('rewards rules beyond earning', () => {
+  const rules = rewardsRules({});
+
+  it('has DESIGN §6 defaults, overridable per site', () => {
+    expect(rules).toMatchObject({
+      referralSignupPoints: 50,
+      referralPurchasePoints: 200,
+      discountBonusEvery: 5,
+      discountBonusPoints: 25,
+    });
+    expect(rewardsRules({ rewards: { discount_bonus_every: 3, referral_signup_points: 0 } })).toMatchObject({
+      discountBonusEvery: 3,
+      referralSignupPoints: 0,
+    });
+    expect(rewardsRules({ rewards: { discount_bonus_every: 0 } }).discountBonusEvery).toBe(5);
+  });
+
+  it('pays the claim bonus on every 5th claim', () => {
+    expect([1, 4, 5, 6, 10].map((n) => discountClaimBonus(n, rules))).toEqual([0, 0, 25, 0, 25]);
+  });
+
+  it('derives the next bonuses', () => {
+    expect(
+      nextBonuses(
+        { streakMonths: 4, milestonesAwarded: { '3': true }, discountClaims: 7, successfulReferrals: 2 },
+        rules,
+      ),
+    ).toEqual({
+      next_milestone_at: 6,
+      next_loyalty_bonus_amount: 250,
+      next_discount_bonus_at: 10,
+      next_referral_bonus_at: 3,
+    });
+    expect(
+      nextBonuses(
+        { streakMonths: 30, milestonesAwarded: {}, discountClaims: 5, successfulReferrals: 0 },
+        rules,
+      ),
+    ).toMatchObject({ next_milestone_at: null, next_loyalty_bonus_amount: 0, next_discount_bonus_at: 10 });
   });
 });

@@ -80,10 +80,80 @@ export const DEFAULT_MILESTONES: readonly Milestone[] = [
 export interface RewardsRules {
   pointsPerUnit: number;
   milestones: readonly Milestone[];
+  /** Points the referrer gets when a referee signs up with its code, and at the referee's first payment. */
+  referralSignupPoints: number;
+  referralPurchasePoints: number;
+  /** A bonus of `discountBonusPoints` every `discountBonusEvery` discount claims. */
+  discountBonusEvery: number;
+  discountBonusPoints: number;
 }
 
+/** DESIGN §6 defaults: referrer +50 at signup, +200 at the first payment; 25 points every 5 claims. */
+export const DEFAULT_REFERRAL_SIGNUP_POINTS = 50;
+export const DEFAULT_REFERRAL_PURCHASE_POINTS = 200;
+export const DEFAULT_DISCOUNT_BONUS_EVERY = 5;
+export const DEFAULT_DISCOUNT_BONUS_POINTS = 25;
+
 export function rewardsRules(siteSettings: Record<string, unknown> | null | undefined): RewardsRules {
-  return { pointsPerUnit: pointsPerUnit(siteSettings), milestones: milestonesOf(siteSettings) };
+  const section = siteSettings?.rewards;
+  const rewards = typeof section === 'object' && section !== null ? (section as Record<string, unknown>) : {};
+  return {
+    pointsPerUnit: pointsPerUnit(siteSettings),
+    milestones: milestonesOf(siteSettings),
+    referralSignupPoints: countSetting(rewards.referral_signup_points, DEFAULT_REFERRAL_SIGNUP_POINTS, 0),
+    referralPurchasePoints: countSetting(
+      rewards.referral_purchase_points,
+      DEFAULT_REFERRAL_PURCHASE_POINTS,
+      0,
+    ),
+    discountBonusEvery: countSetting(rewards.discount_bonus_every, DEFAULT_DISCOUNT_BONUS_EVERY, 1),
+    discountBonusPoints: countSetting(rewards.discount_bonus_points, DEFAULT_DISCOUNT_BONUS_POINTS, 0),
+  };
+}
+
+/** A whole number of at least `min` (and at most a million), else the default. */
+function countSetting(value: unknown, fallback: number, min: number): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= 1_000_000
+    ? value
+    : fallback;
+}
+
+/** The bonus a discount claim earns: the rate's points when the user's `claimsCount`-th claim is a multiple. */
+export function discountClaimBonus(claimsCount: number, rules: RewardsRules): number {
+  return claimsCount > 0 && claimsCount % rules.discountBonusEvery === 0 ? rules.discountBonusPoints : 0;
+}
+
+/** What the rewards summary derives from the counters and the site's rules (spec: Rewards summary). */
+export interface NextBonuses {
+  /** Streak months at which the next loyalty milestone not yet awarded falls (null: none left). */
+  next_milestone_at: number | null;
+  /** Its points (0 when none is left). */
+  next_loyalty_bonus_amount: number;
+  /** The discount-claims count at which the next claim bonus is paid. */
+  next_discount_bonus_at: number;
+  /** The successful-referrals count at which the next purchase bonus is paid: every referral that buys earns one. */
+  next_referral_bonus_at: number;
+}
+
+export function nextBonuses(
+  facts: {
+    streakMonths: number;
+    milestonesAwarded: Record<string, unknown>;
+    discountClaims: number;
+    successfulReferrals: number;
+  },
+  rules: RewardsRules,
+): NextBonuses {
+  const next = rules.milestones.find(
+    (m) => m.months > facts.streakMonths && !facts.milestonesAwarded[String(m.months)],
+  );
+  const every = rules.discountBonusEvery;
+  return {
+    next_milestone_at: next?.months ?? null,
+    next_loyalty_bonus_amount: next?.points ?? 0,
+    next_discount_bonus_at: (Math.floor(facts.discountClaims / every) + 1) * every,
+    next_referral_bonus_at: facts.successfulReferrals + 1,
+  };
 }
 
 /** `additional_settings.rewards.milestones` when it is a usable list (positive integers), else the defaults. */

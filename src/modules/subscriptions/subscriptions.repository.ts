@@ -386,6 +386,34 @@ export class SubscriptionsRepository {
       [ids],
     );
   }
+
+  /** The member's streak on a site: its current membership's, else its latest one's (none: null). */
+  async loyaltyOf(
+    userId: string,
+    siteId: string,
+  ): Promise<{
+    streakMonths: number;
+    lifetimeMonths: number;
+    milestonesAwarded: Record<string, unknown>;
+  } | null> {
+    const rows = await this.tx.manager.query<
+      Array<{ streak_months: number; lifetime_months: number; milestones_awarded: Record<string, unknown> }>
+    >(
+      `SELECT streak_months, lifetime_months, milestones_awarded FROM subscriptions
+        WHERE user_id = $1 AND site_id = $2
+        ORDER BY status IN ('trialing', 'active', 'past_due', 'paused', 'pending_cancellation') DESC, created_at DESC
+        LIMIT 1`,
+      [userId, siteId],
+    );
+    const r = rows.at(0);
+    return r
+      ? {
+          streakMonths: r.streak_months,
+          lifetimeMonths: r.lifetime_months,
+          milestonesAwarded: r.milestones_awarded,
+        }
+      : null;
+  }
 }
 
 function isJson(value: unknown): boolean {

@@ -1,3 +1,4 @@
+import { LoyaltyPort } from '#app/modules/rewards/ports/loyalty.port.js';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { isUUID } from 'class-validator';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
@@ -19,6 +20,7 @@ export class SubscriptionsService implements OnModuleInit {
     private readonly subs: SubscriptionsRepository,
     private readonly credits: EntryCredits,
     private readonly hooks: PaymentHooks,
+    private readonly loyalty: LoyaltyPort,
   ) {}
 
   onModuleInit(): void {
@@ -31,6 +33,7 @@ export class SubscriptionsService implements OnModuleInit {
       const now = new Date();
       return new Map((await this.subs.ofIds(ids)).map((s) => [s.id, toNestedSubscription(s, now)]));
     });
+    this.loyalty.provide((userId, siteId) => this.subs.loyaltyOf(userId, siteId));
   }
 
   /** Endpoint 11: the owner, or an admin of its site (a superadmin: any); anyone else 404. */

@@ -35,3 +35,13 @@ export class AdjustPointsDto {
   @Str({ max: 64, description: 'Defaults to your own site; only a superadmin may name another.' })
   site_id?: string;
 }
+
+/** The site of a rewards read (DESIGN §3): the query, else `X-Site-Id`, else the token's. */
+export class RewardsSiteQueryDto {
+  @Str({
+    max: 64,
+    example: 'main',
+    description: 'The site; else the `X-Site-Id` header, else your token’s site.',
+  })
+  site_id?: string;
+}

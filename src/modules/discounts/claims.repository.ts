@@ -1,0 +1,109 @@
+import { Injectable } from '@nestjs/common';
+import { QueryFailedError } from 'typeorm';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+
+/** The claim's last statement refused: the transaction was rolled back. */
+export class ClaimRefused extends Error {
+  constructor() {
+    super('the code has no use left');
+  }
+}
+
+const INSERT_CLAIM = `
+  INSERT INTO discount_claims (site_id, discount_code_id, user_id, once_per_user, code, points_spent)
+  VALUES ($1, $2, $3, $4, $5, $6)
+  ON CONFLICT (discount_code_id, once_per_user) WHERE once_per_user IS NOT NULL DO NOTHING
+  RETURNING id`;
+
+/** The use counter, refusing by raising so that it can travel with COMMIT (`TransactionRunner.commitWith`). */
+const USE_CODE = `
+  WITH used AS (
+    UPDATE discount_codes SET current_uses = current_uses + 1, updated_at = now()
+     WHERE id = $1 AND (max_uses IS NULL OR current_uses < max_uses)
+     RETURNING current_uses)
+  SELECT current_uses FROM used
+  UNION ALL
+  SELECT claim_refused('CODE_USED_UP') WHERE NOT EXISTS (SELECT 1 FROM used)`;
+
+/**
+ * The queries of a discount claim, in the order it runs them, in the shape of the fulfilment (issue 9):
+ * the claim row opens the transaction in the same round trip (its unique index decides "once per
+ * user"); a bulk code's generated code is taken with `SKIP LOCKED` (parallel claimers never wait on
+ * each other's pick); the code's use counter, the row every claimer contends for, goes last, with
+ * the commit. (An `UPDATE … RETURNING` is wrapped in a CTE and selected: TypeORM answers a bare UPDATE
+ * with `[rows, count]`.)
+ */
+@Injectable()
+export class ClaimsRepository {
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /** Opens the claim's transaction with its row; `work` gets the claim id, or null (already claimed). */
+  open<T>(
+    c: {
+      siteId: string;
+      codeId: string;
+      userId: string;
+      oncePerUser: boolean;
+      code: string | null;
+      pointsSpent: number;
+    },
+    work: (claimId: string | null) => Promise<T>,
+  ): Promise<T> {
+    return this.tx.runOpening(
+      {
+        sql: INSERT_CLAIM,
+        values: [c.siteId, c.codeId, c.userId, c.oncePerUser ? c.userId : null, c.code, c.pointsSpent],
+      },
+      (rows) => work((rows[0] as { id: string } | undefined)?.id ?? null),
+    );
+  }
+
+  /** Hands the claim an unclaimed generated code of the bulk code; null when none is left. */
+  async takeUniqueCode(claimId: string, codeId: string, userId: string): Promise<string | null> {
+    const rows = await this.tx.manager.query<Array<{ code: string }>>(
+      `WITH picked AS (
+         UPDATE discount_unique_codes SET claimed_by_user_id = $3, claimed_at = now()
+          WHERE id = (SELECT id FROM discount_unique_codes
+                       WHERE discount_code_id = $2 AND claimed_at IS NULL
+                       LIMIT 1 FOR UPDATE SKIP LOCKED)
+          RETURNING id, code),
+       handed AS (
+         UPDATE discount_claims c SET unique_code_id = picked.id, code = picked.code
+           FROM picked WHERE c.id = $1
+         RETURNING c.code)
+       SELECT code FROM handed`,
+      [claimId, codeId, userId],
+    );
+    return rows[0]?.code ?? null;
+  }
+
+  /** The code's use, last, with the commit (and whatever the claim deferred). Throws `ClaimRefused`. */
+  async useAndCommit(codeId: string): Promise<void> {
+    try {
+      await this.tx.commitWith(USE_CODE, [codeId]);
+    } catch (error) {
+      const cause =
+        error instanceof QueryFailedError ? (error.driverError as { code?: string; message?: string }) : {};
+      if (cause.code === 'P0001' && cause.message === 'CLAIM_REFUSED') throw new ClaimRefused();
+      throw error;
+    }
+  }
+
+  /** For each code, whether the user claimed it and the generated codes it was handed (oldest first). */
+  async claimedBy(userId: string, codeIds: string[]): Promise<Map<string, string[]>> {
+    const byCode = new Map<string, string[]>();
+    if (!codeIds.length) return byCode;
+    const rows = await this.tx.manager.query<Array<{ discount_code_id: string; code: string | null }>>(
+      `SELECT c.discount_code_id, c.code FROM discount_claims c
+        WHERE c.user_id = $1 AND c.discount_code_id = ANY($2::uuid[])
+        ORDER BY c.created_at, c.id`,
+      [userId, codeIds],
+    );
+    for (const r of rows) {
+      const codes = byCode.get(r.discount_code_id) ?? [];
+      if (r.code !== null) codes.push(r.code);
+      byCode.set(r.discount_code_id, codes);
+    }
+    return byCode;
+  }
+}

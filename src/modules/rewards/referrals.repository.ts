@@ -1,0 +1,174 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import type { Referral, ReferralStatus } from './entities/referral.entity.js';
+
+/** The referrer a code names, with what the self-referral tests need. */
+export interface Referrer {
+  user_id: string;
+  email: string;
+  created_at: Date;
+  registration_ip: string | null;
+}
+
+/**
+ * Every query of referrals, in the ambient transaction. Each change is one statement that moves the
+ * referral, the ledger and the referrer's balance and counters together (DESIGN §6: counters kept in the
+ * transactions that move points).
+ */
+@Injectable()
+export class ReferralsRepository {
+  constructor(private readonly tx: TransactionRunner) {}
+
+  async codeOf(userId: string): Promise<string | null> {
+    const rows = await this.tx.manager.query<Array<{ referral_code: string | null }>>(
+      `SELECT referral_code FROM rewards_balances WHERE user_id = $1`,
+      [userId],
+    );
+    return rows[0]?.referral_code ?? null;
+  }
+
+  /**
+   * Gives the user `code` unless it has one already: answers the user's code, or null when `code` is
+   * taken on the site (the caller draws another).
+   */
+  async assignCode(userId: string, siteId: string, code: string): Promise<string | null> {
+    try {
+      const rows = await this.tx.manager.query<Array<{ referral_code: string }>>(
+        `INSERT INTO rewards_balances (user_id, site_id, referral_code) VALUES ($1, $2, $3)
+         ON CONFLICT (user_id) DO UPDATE
+            SET referral_code = COALESCE(rewards_balances.referral_code, EXCLUDED.referral_code)
+         RETURNING referral_code`,
+        [userId, siteId, code],
+      );
+      return rows[0].referral_code;
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') return null;
+      throw error;
+    }
+  }
+
+  /** The referrer whose code this is on the site, with its e-mail, signup time and registration IP. */
+  async referrerByCode(siteId: string, code: string): Promise<Referrer | null> {
+    const rows = await this.tx.manager.query<Referrer[]>(
+      `SELECT u.id AS user_id, u.email, u.created_at,
+              (SELECT a.ip_address FROM activity_logs a
+                WHERE a.user_id = u.id AND a.activity_type = 'register' ORDER BY a.created_at LIMIT 1) AS registration_ip
+         FROM rewards_balances b JOIN users u ON u.id = b.user_id
+        WHERE b.site_id = $1 AND b.referral_code = $2 AND u.deleted_at IS NULL`,
+      [siteId, code],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Records the signup: a pending referral with the referrer's signup bonus (ledger row, balance,
+   * counters), or a cancelled one (self-referral) that awards nothing. One statement.
+   */
+  async recordSignup(r: {
+    siteId: string;
+    referrerId: string;
+    refereeId: string;
+    code: string;
+    status: ReferralStatus;
+    cancelReason: string | null;
+    points: number;
+  }): Promise<void> {
+    await this.tx.manager.query(
+      `WITH ref AS (
+         INSERT INTO referrals (site_id, referrer_user_id, referee_user_id, referral_code, status, signup_points, cancel_reason)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id),
+       ledger AS (
+         INSERT INTO point_transactions (site_id, user_id, reason, transaction_type, created_by, amount, metadata)
+         SELECT $1, $2, 'Referral bonus: a friend signed up with your code', 'bonus', NULL, $6,
+                jsonb_build_object('referral_id', ref.id)
+           FROM ref WHERE $6 > 0)
+       INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned,
+                                     referral_signup_points_awarded, referral_signups_count)
+       SELECT $2, $1, $6, $6, $6, CASE WHEN $5 = 'pending' THEN 1 ELSE 0 END FROM ref
+       ON CONFLICT (user_id) DO UPDATE
+          SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
+              lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
+              referral_signup_points_awarded = rewards_balances.referral_signup_points_awarded + EXCLUDED.referral_signup_points_awarded,
+              referral_signups_count = rewards_balances.referral_signups_count + EXCLUDED.referral_signups_count,
+              updated_at = now()`,
+      [r.siteId, r.referrerId, r.refereeId, r.code, r.status, r.points, r.cancelReason],
+    );
+  }
+
+  /**
+   * Completes the referee's pending referral with this payment and pays the referrer's purchase bonus,
+   * at most once (only a pending referral moves). Sent with the fulfilment's next statement (`defer`).
+   */
+  completeLater(refereeId: string, paymentId: string, points: number): void {
+    this.tx.defer(
+      `WITH ref AS (
+         UPDATE referrals SET status = 'completed', completed_payment_id = $2, purchase_points = $3, updated_at = now()
+          WHERE referee_user_id = $1 AND status = 'pending'
+          RETURNING id, site_id, referrer_user_id),
+       ledger AS (
+         INSERT INTO point_transactions (site_id, user_id, payment_transaction_id, reason, transaction_type, created_by, amount, metadata)
+         SELECT ref.site_id, ref.referrer_user_id, NULL, 'Referral bonus: a friend you referred made a purchase', 'bonus', NULL, $3,
+                jsonb_build_object('referral_id', ref.id, 'payment_id', $2::uuid)
+           FROM ref WHERE $3 > 0)
+       INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned,
+                                     referral_points_awarded, successful_referrals_count)
+       SELECT ref.referrer_user_id, ref.site_id, $3, $3, $3, 1 FROM ref
+       ON CONFLICT (user_id) DO UPDATE
+          SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
+              lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
+              referral_points_awarded = rewards_balances.referral_points_awarded + EXCLUDED.referral_points_awarded,
+              successful_referrals_count = rewards_balances.successful_referrals_count + EXCLUDED.successful_referrals_count,
+              updated_at = now()`,
+      [refereeId, paymentId, points],
+    );
+  }
+
+  /**
+   * Cancels the referral completed by this payment (refunded) and takes back what it awarded: both
+   * bonuses, as far as the referrer's balance holds them (the rest is forgiven, as with every
+   * reversal; the ledger row says so). Answers whether one was cancelled.
+   */
+  async cancelForPayment(paymentId: string, reason: string): Promise<boolean> {
+    const rows = await this.tx.manager.query<Array<{ id: string }>>(
+      `WITH ref AS (
+         UPDATE referrals SET status = 'cancelled', cancel_reason = $2, updated_at = now()
+          WHERE completed_payment_id = $1 AND status = 'completed'
+          RETURNING id, site_id, referrer_user_id, signup_points, purchase_points),
+       bal AS (
+         SELECT b.user_id, LEAST(b.current_points, ref.signup_points + ref.purchase_points) AS take,
+                ref.signup_points + ref.purchase_points AS due, ref.id, ref.site_id,
+                ref.signup_points, ref.purchase_points
+           FROM ref JOIN rewards_balances b ON b.user_id = ref.referrer_user_id FOR UPDATE OF b),
+       moved AS (
+         UPDATE rewards_balances b
+            SET current_points = b.current_points - bal.take,
+                lifetime_earned = GREATEST(0, b.lifetime_earned - bal.due),
+                referral_points_awarded = b.referral_points_awarded - bal.purchase_points,
+                referral_signup_points_awarded = b.referral_signup_points_awarded - bal.signup_points,
+                referral_signups_count = b.referral_signups_count - 1,
+                successful_referrals_count = b.successful_referrals_count - 1,
+                updated_at = now()
+           FROM bal WHERE b.user_id = bal.user_id
+         RETURNING b.user_id)
+       INSERT INTO point_transactions (site_id, user_id, payment_transaction_id, reason, transaction_type, created_by, amount, metadata)
+       SELECT bal.site_id, bal.user_id, NULL,
+              'Referral cancelled: the friend''s purchase was refunded' ||
+                CASE WHEN bal.take < bal.due THEN ' (' || bal.due || ' points due, ' || (bal.due - bal.take) || ' already spent; ' || bal.take || ' taken back)' ELSE '' END,
+              'reversal', NULL, -bal.take,
+              jsonb_build_object('referral_id', bal.id, 'payment_id', $1::uuid, 'due', bal.due, 'taken', bal.take)
+         FROM bal WHERE bal.take > 0
+       RETURNING id`,
+      [paymentId, reason],
+    );
+    return rows.length > 0;
+  }
+
+  /** The referrals a user made on a site, newest first. */
+  listOf(referrerId: string, siteId: string, limit = 500): Promise<Referral[]> {
+    return this.tx.manager.query<Referral[]>(
+      `SELECT * FROM referrals WHERE referrer_user_id = $1 AND site_id = $2
+        ORDER BY created_at DESC, id DESC LIMIT $3`,
+      [referrerId, siteId, limit],
+    );
+  }
+}

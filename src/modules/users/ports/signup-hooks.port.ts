@@ -1,0 +1,38 @@
+import { Global, Injectable, Module } from '@nestjs/common';
+import type { RequestMeta } from '#app/common/http/request-meta.js';
+
+/** A new account, as registration hands it to the features that act on a signup. */
+export interface Signup {
+  userId: string;
+  siteId: string;
+  email: string;
+  at: Date;
+  /** What the registration form carried for other features (`referral_code`, `spin_token`). */
+  referralCode: string | null;
+  spinToken: string | null;
+  meta: RequestMeta;
+}
+
+/** A feature's part in a registration: runs in its transaction; throwing refuses the registration. */
+export type SignupHook = (signup: Signup) => Promise<void>;
+
+/**
+ * The port through which referrals and the spin wheel act on a registration without auth knowing them
+ * (and without module cycles). Register in `onModuleInit`; hooks run in registration order.
+ */
+@Injectable()
+export class SignupHooks {
+  private readonly hooks: SignupHook[] = [];
+
+  listen(hook: SignupHook): void {
+    this.hooks.push(hook);
+  }
+
+  async joined(signup: Signup): Promise<void> {
+    for (const hook of this.hooks) await hook(signup);
+  }
+}
+
+@Global()
+@Module({ providers: [SignupHooks], exports: [SignupHooks] })
+export class SignupHooksModule {}

@@ -1,0 +1,310 @@
+import { api } from '../support/api';
+import { bulkBody, codeBody, makeBrand } from '../support/discounts';
+import { DEFAULT_PASSWORD, makeUser, type MadeUser, pointsOf, uid } from '../support/factories';
+import {
+  confirm,
+  orderAsUser,
+  raffleOn,
+  startPaymentsWorld,
+  stopPaymentsWorld,
+  type PaymentsWorld,
+} from '../support/payments';
+
+/** Issue 12: claims with points, referrals, the rewards summary. */
+describe('rewards economy (issue 12)', () => {
+  let w: PaymentsWorld;
+  let brandId: string;
+
+  beforeAll(async () => {
+    w = await startPaymentsWorld();
+    brandId = (await makeBrand(w.t, w.admin.token)).id;
+  });
+  afterAll(() => stopPaymentsWorld(w));
+
+  const give = (user: MadeUser, amount: number) =>
+    api(w.t.app)
+      .as(w.admin.token)
+      .post('/admin/rewards/adjust', { user_id: user.user.id, amount, reason: 'Points to play with' })
+      .expect(201);
+  const makeCode = async (extra: object = {}): Promise<string> =>
+    (await api(w.t.app).as(w.admin.token).post('/discount-codes', codeBody(brandId, extra)).expect(201)).body
+      .id as string;
+  const makeBulk = async (extra: object = {}): Promise<string> =>
+    (
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/discount-codes/bulk-generate', bulkBody(brandId, extra))
+        .expect(201)
+    ).body.id as string;
+  const claim = (user: MadeUser, id: string) =>
+    api(w.t.app).as(user.token).post(`/discount-codes/${id}/claim`);
+  const usesOf = async (id: string): Promise<number> =>
+    (
+      await w.t.db.query<Array<{ current_uses: number }>>(
+        `SELECT current_uses FROM discount_codes WHERE id = $1`,
+        [id],
+      )
+    )[0].current_uses;
+  const register = (body: Record<string, unknown>, ip: string) =>
+    api(w.t.app)
+      .from(ip)
+      .post('/auth/register', {
+        email: `new-${uid()}@example.com`,
+        password: DEFAULT_PASSWORD,
+        site_id: w.site,
+        data_processing_consent: true,
+        age_confirmed: true,
+        ...body,
+      });
+  const codeOf = async (user: MadeUser): Promise<string> =>
+    (await api(w.t.app).as(user.token).get('/rewards/referral-code').expect(200)).body
+      .referral_code as string;
+  const summaryOf = async (token: string): Promise<Record<string, unknown>> =>
+    (await api(w.t.app).as(token).get(`/rewards/summary?site_id=${w.site}`).expect(200)).body as Record<
+      string,
+      unknown
+    >;
+  /** A paid £2.50 order of `token`'s user, confirmed; answers its id. */
+  const pays = async (token: string, quantity = 1): Promise<string> => {
+    const raffle = await raffleOn(w);
+    const order = await orderAsUser(w, token, raffle.item_id, { quantity });
+    w.fakes.gatewayOne.complete(order.checkout_id);
+    await confirm(w, order.order_id).expect(200);
+    await w.t.drain();
+    return order.order_id;
+  };
+
+  describe('claims', () => {
+    it('hands 50 parallel claimers of one bulk code 50 distinct codes, current_uses 50', async () => {
+      const id = await makeBulk({ count: 60, points_required: 0 });
+      const users = await Promise.all(Array.from({ length: 50 }, () => makeUser(w.t, w.site)));
+      const answers = await Promise.all(users.map((u) => claim(u, id)));
+      expect(answers.map((a) => a.status)).toEqual(Array(50).fill(201));
+      const codes = answers.map((a) => a.body.code as string);
+      expect(new Set(codes).size).toBe(50);
+      expect(await usesOf(id)).toBe(50);
+      const [row] = await w.t.db.query(
+        `SELECT count(*)::int AS n, count(DISTINCT claimed_by_user_id)::int AS users FROM discount_unique_codes
+          WHERE discount_code_id = $1 AND claimed_at IS NOT NULL`,
+        [id],
+      );
+      expect(row).toEqual({ n: 50, users: 50 });
+      // Each claimer sees its own code, and only its own.
+      const mine = await api(w.t.app).as(users[0].token).get(`/discount-codes/${id}/with-claims`).expect(200);
+      expect(mine.body).toMatchObject({ has_claimed_code: true, claimed_codes: [codes[0]], code: codes[0] });
+    });
+
+    it('lets one user with points for 5 claims succeed 5 times of 20 in parallel, spending exactly 5 × the price', async () => {
+      const id = await makeCode({ points_required: 100, allow_multiple_claims: true });
+      const user = await makeUser(w.t, w.site);
+      await give(user, 500);
+      const answers = await Promise.all(Array.from({ length: 20 }, () => claim(user, id)));
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses).toEqual([...Array(5).fill(201), ...Array(15).fill(422)]);
+      expect(
+        answers.filter((a) => a.status === 422).every((a) => a.body.code === 'INSUFFICIENT_POINTS'),
+      ).toBe(true);
+      const ledger = await w.t.db.query(
+        `SELECT transaction_type, amount FROM point_transactions WHERE user_id = $1 ORDER BY created_at, id`,
+        [user.user.id],
+      );
+      const spent = ledger.filter((l: { transaction_type: string }) => l.transaction_type === 'spend');
+      expect(spent.map((l: { amount: number }) => l.amount)).toEqual(Array(5).fill(-100));
+      // The 5th claim earns the claim bonus (25 every 5 claims): 500 − 5 × 100 + 25.
+      expect(ledger.filter((l: { transaction_type: string }) => l.transaction_type === 'bonus')).toEqual([
+        { transaction_type: 'bonus', amount: 25 },
+      ]);
+      expect(await pointsOf(w.t, user.user.id)).toBe(25);
+      expect(await usesOf(id)).toBe(5);
+    });
+
+    it('gives the last use of a max_uses code to exactly one of 10 parallel claimers', async () => {
+      const id = await makeCode({ points_required: 0, max_uses: 1 });
+      const users = await Promise.all(Array.from({ length: 10 }, () => makeUser(w.t, w.site)));
+      const answers = await Promise.all(users.map((u) => claim(u, id)));
+      expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+      expect(answers.filter((a) => a.status === 409).map((a) => a.body.code as string)).toEqual(
+        Array(9).fill('CODE_USED_UP'),
+      );
+      expect(await usesOf(id)).toBe(1);
+      const detail = await api(w.t.app).as(users[0].token).get(`/discount-codes/${id}`).expect(200);
+      expect(detail.body.is_valid).toBe(false);
+    });
+
+    it('claims once per user, reveals the code to its claimer only, and replays an Idempotency-Key', async () => {
+      const id = await makeCode({ points_required: 40, code: 'TENOFF-XY' });
+      const [a, b] = [await makeUser(w.t, w.site), await makeUser(w.t, w.site)];
+      await give(a, 100);
+      const first = await api(w.t.app)
+        .as(a.token)
+        .post(`/discount-codes/${id}/claim`)
+        .set('Idempotency-Key', 'claim-once-1')
+        .expect(201);
+      expect(first.body).toMatchObject({ code: 'TENOFF-XY', points_spent: 40, balance: 60 });
+      const replay = await api(w.t.app)
+        .as(a.token)
+        .post(`/discount-codes/${id}/claim`)
+        .set('Idempotency-Key', 'claim-once-1')
+        .expect(201);
+      expect(replay.body).toEqual(first.body);
+      expect(replay.headers['idempotent-replayed']).toBe('true');
+      const again = await claim(a, id).expect(409);
+      expect(again.body.code).toBe('ALREADY_CLAIMED');
+      expect(await pointsOf(w.t, a.user.id)).toBe(60);
+      const seen = await api(w.t.app).as(a.token).get(`/discount-codes/${id}/with-claims`).expect(200);
+      expect(seen.body).toMatchObject({ code: 'TENOFF-XY', has_claimed_code: true, claimed_codes: [] });
+      const other = await api(w.t.app).as(b.token).get(`/discount-codes/${id}/with-claims`).expect(200);
+      expect(other.body).toMatchObject({ code: null, has_claimed_code: false });
+      await claim(b, id).expect(422); // no points
+      expect(await usesOf(id)).toBe(1);
+    });
+
+    it('gives no code where none is required, and refuses a code outside its window', async () => {
+      const user = await makeUser(w.t, w.site);
+      const free = await makeCode({ points_required: 0, code_required: false });
+      expect((await claim(user, free).expect(201)).body).toMatchObject({ code: null, points_spent: 0 });
+      const past = await makeCode({
+        points_required: 0,
+        valid_from: '2020-01-01T00:00:00Z',
+        valid_until: '2020-12-31T00:00:00Z',
+      });
+      expect((await claim(user, past).expect(422)).body.code).toBe('CODE_NOT_VALID');
+      expect(await usesOf(past)).toBe(0);
+    });
+  });
+
+  describe('referrals', () => {
+    it('gives each user one stable, readable code', async () => {
+      const user = await makeUser(w.t, w.site);
+      const code = await codeOf(user);
+      expect(code).toMatch(/^[ABCDEFGHJKMNPQRSTWXYZ2-9]{8}$/);
+      expect(await codeOf(user)).toBe(code);
+    });
+
+    it('runs the lifecycle: signup bonus, purchase bonus once, and a refund that takes both back', async () => {
+      const referrer = await makeUser(w.t, w.site);
+      const code = await codeOf(referrer);
+      const res = await register({ referral_code: code.toLowerCase() }, '203.0.113.50').expect(201);
+      const refereeToken = res.body.access_token as string;
+      expect(await pointsOf(w.t, referrer.user.id)).toBe(50);
+      let list = (await api(w.t.app).as(referrer.token).get('/rewards/referrals').expect(200)).body;
+      expect(list).toHaveLength(1);
+      expect(list[0]).toMatchObject({
+        referrer_user_id: referrer.user.id,
+        referee_user_id: res.body.user.id,
+        referral_code: code,
+        status: 'pending',
+        is_completed: false,
+        is_cancelled: false,
+      });
+      // The first payment completes it, once (a second payment and a repeated confirmation change nothing).
+      const orderId = await pays(refereeToken, 2);
+      await confirm(w, orderId).expect(200);
+      await pays(refereeToken);
+      expect(await pointsOf(w.t, referrer.user.id)).toBe(250);
+      list = (await api(w.t.app).as(referrer.token).get('/rewards/referrals').expect(200)).body;
+      expect(list[0]).toMatchObject({ status: 'completed', is_completed: true });
+      expect(await summaryOf(referrer.token)).toMatchObject({
+        referral_signup_points_awarded: 50,
+        referral_points_awarded: 200,
+        referral_signups_count: 1,
+        successful_referrals_count: 1,
+      });
+      // The purchase is refunded whole: the referral is cancelled and both bonuses go back.
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post(`/admin/payments/${orderId}/refund`, { reason: 'Fraud' })
+        .expect(200);
+      expect(await pointsOf(w.t, referrer.user.id)).toBe(0);
+      list = (await api(w.t.app).as(referrer.token).get('/rewards/referrals').expect(200)).body;
+      expect(list[0]).toMatchObject({ status: 'cancelled', is_cancelled: true, is_completed: false });
+      expect(await summaryOf(referrer.token)).toMatchObject({
+        referral_signup_points_awarded: 0,
+        referral_points_awarded: 0,
+        successful_referrals_count: 0,
+      });
+    });
+
+    it('cancels a self-referral by mailbox and by registration IP, awarding nothing', async () => {
+      const referrer = await register({ email: `Ann.Lee.${uid()}@gmail.com` }, '198.51.100.77').expect(201);
+      const referrerToken = referrer.body.access_token as string;
+      const code = (await api(w.t.app).as(referrerToken).get('/rewards/referral-code').expect(200)).body
+        .referral_code;
+      const local = (referrer.body.user.email as string).split('@')[0];
+      // The same Gmail mailbox written another way, from elsewhere.
+      await register(
+        { email: `${local.replace(/\./g, '').toUpperCase()}+again@googlemail.com`, referral_code: code },
+        '203.0.113.61',
+      ).expect(201);
+      // Another address, from the referrer's registration IP, the same day.
+      await register({ referral_code: code }, '198.51.100.77').expect(201);
+      const list = (await api(w.t.app).as(referrerToken).get('/rewards/referrals').expect(200)).body;
+      expect(list.map((r: { status: string }) => r.status)).toEqual(['cancelled', 'cancelled']);
+      const reasons = await w.t.db.query(
+        `SELECT cancel_reason FROM referrals WHERE referrer_user_id = $1 ORDER BY created_at`,
+        [referrer.body.user.id],
+      );
+      expect(reasons.map((r: { cancel_reason: string }) => r.cancel_reason)).toEqual([
+        'self_referral:same_email',
+        'self_referral:same_ip',
+      ]);
+      expect(await pointsOf(w.t, referrer.body.user.id)).toBe(0);
+    });
+
+    it('refuses an unknown code and registers nobody', async () => {
+      const email = `nobody-${uid()}@example.com`;
+      const res = await register({ email, referral_code: 'ZZZZZZZZ' }, '203.0.113.70').expect(422);
+      expect(res.body.code).toBe('REFERRAL_CODE_UNKNOWN');
+      expect(await w.t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toEqual([]);
+    });
+  });
+
+  describe('summary', () => {
+    it('adds up a scripted history to the table worked out by hand', async () => {
+      const user = await makeUser(w.t, w.site);
+      const code = await codeOf(user);
+      // Purchases: 4 tickets at £2.50 = £10 → 10 points; then 2 tickets → 5 points.
+      await pays(user.token, 4);
+      await pays(user.token, 2);
+      // An admin adds 100 and takes 20.
+      await give(user, 100);
+      await give(user, -20);
+      // 5 claims of a 10-point code (the 5th pays the 25 bonus).
+      const id = await makeCode({ points_required: 10, allow_multiple_claims: true });
+      for (let i = 0; i < 5; i++) await claim(user, id).expect(201);
+      // Two friends sign up with the code (+50 each); one of them buys (+200).
+      const friend = await register({ referral_code: code }, '203.0.113.80').expect(201);
+      await register({ referral_code: code }, '203.0.113.81').expect(201);
+      await pays(friend.body.access_token as string);
+      // By hand: 10 + 5 + 100 − 20 − 50 + 25 + 50 + 50 + 200 = 370.
+      const summary = await api(w.t.app)
+        .as(user.token)
+        .get('/rewards/summary')
+        .set('X-Site-Id', w.site)
+        .expect(200);
+      expect(summary.body).toEqual({
+        user_id: user.user.id,
+        site_id: w.site,
+        current_points: 370,
+        current_streak_months: 0,
+        lifetime_months: 0,
+        milestones_awarded: {},
+        discount_claims_count: 5,
+        referral_points_awarded: 200,
+        referral_signup_points_awarded: 100,
+        referral_signups_count: 2,
+        successful_referrals_count: 1,
+        next_milestone_at: 3,
+        next_discount_bonus_at: 10,
+        next_referral_bonus_at: 2,
+        next_loyalty_bonus_amount: 100,
+      });
+      expect(await pointsOf(w.t, user.user.id)).toBe(370);
+    });
+
+    it('refuses another site named by a user (403)', async () => {
+      const user = await makeUser(w.t, w.site);
+      await api(w.t.app).as(user.token).get('/rewards/summary?site_id=elsewhere').expect(403);
+    });
+  });
+});
