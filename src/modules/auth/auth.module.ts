@@ -4,6 +4,7 @@ import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { JwtStrategy } from '#app/common/auth/jwt.strategy.js';
 import { AppConfig } from '#app/config/app-config.js';
+import { GamingModule } from '#app/modules/gaming/gaming.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
 import { SitesModule } from '#app/modules/sites/sites.module.js';
 import { UsersModule } from '#app/modules/users/users.module.js';
@@ -29,6 +30,7 @@ import { SessionService } from './session.service.js';
     UsersModule,
     SitesModule,
     MailModule,
+    GamingModule,
   ],
   controllers: [AuthController],
   providers: [

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { SpinService } from '#app/modules/gaming/spin.service.js';
 import { MailService } from '#app/modules/mail/mail.service.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
@@ -26,6 +27,7 @@ export class AuthService {
     private readonly activity: ActivityLogService,
     private readonly mail: MailService,
     private readonly tx: TransactionRunner,
+    private readonly spins: SpinService,
   ) {}
 
   async register(body: RegisterDto, meta: RequestMeta): Promise<RegisteredDto> {
@@ -47,6 +49,9 @@ export class AuthService {
         'Consent to data processing is needed to hold an account.',
       );
     }
+    // A spin token is checked before anything is made, and claimed in the registration's transaction:
+    // a bad or spent one refuses the registration rather than leaving an account without its reward.
+    const spin = body.spin_token ? this.spins.checkToken(body.spin_token, site.site_id, now) : null;
     const passwordHash = await this.hasher.hash(body.password);
     const tokens = await this.tx.run(async (manager) => {
       const user = await this.accounts.create(
@@ -67,6 +72,7 @@ export class AuthService {
         },
         manager,
       );
+      const spinReward = spin ? await this.spins.redeem(spin, user.id) : null;
       await this.activity.record(
         {
           userId: user.id,
@@ -76,7 +82,7 @@ export class AuthService {
           metadata: {
             marketing_consent: user.marketing_consent,
             referral_code: body.referral_code ?? null,
-            spin_token_presented: !!body.spin_token,
+            spin_credits_won: spinReward?.credits_won ?? null,
           },
         },
         meta,

@@ -115,7 +115,7 @@ describe('spin tokens', () => {
       `${richer}.${sig}`,
       `${body}.${flipped}`,
       `${body}.${sig}.x`,
-      `${body}`,
+      body,
       'garbage',
       '',
       signSpinToken(payload(), spinTokenKey(Buffer.alloc(32, 8))),

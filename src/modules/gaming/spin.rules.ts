@@ -55,7 +55,11 @@ export function parseWheel(siteSettings: Record<string, unknown> | null | undefi
     if (!Number.isSafeInteger(s.id)) problems.push(`${at}.id must be an integer`);
     else if (ids.has(s.id as number)) problems.push(`${at}.id ${String(s.id)} is repeated`);
     else ids.add(s.id as number);
-    if (!Number.isInteger(s.credits) || (s.credits as number) < 0 || (s.credits as number) > MAX_SEGMENT_CREDITS)
+    if (
+      !Number.isInteger(s.credits) ||
+      (s.credits as number) < 0 ||
+      (s.credits as number) > MAX_SEGMENT_CREDITS
+    )
       problems.push(`${at}.credits must be an integer from 0 to ${MAX_SEGMENT_CREDITS}`);
     if (typeof s.weight !== 'number' || !Number.isFinite(s.weight) || s.weight <= 0)
       problems.push(`${at}.weight must be a number above 0`);
@@ -114,8 +118,7 @@ export function signSpinToken(payload: SpinTokenPayload, key: Buffer): string {
 }
 
 export type SpinTokenCheck =
-  | { ok: true; payload: SpinTokenPayload }
-  | { ok: false; reason: 'invalid' | 'expired' };
+  { ok: true; payload: SpinTokenPayload } | { ok: false; reason: 'invalid' | 'expired' };
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

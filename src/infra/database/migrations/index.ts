@@ -8,6 +8,7 @@ import { DiscountCatalogue1795311658932 } from './1795311658932-DiscountCatalogu
 import { PaymentsAndEntries1795313368119 } from './1795313368119-PaymentsAndEntries.js';
 import { TicketsRefusedFunction1795490000000 } from './1795490000000-TicketsRefusedFunction.js';
 import { Subscriptions1795494021948 } from './1795494021948-Subscriptions.js';
+import { Gaming1795577274257 } from './1795577274257-Gaming.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   PaymentsAndEntries1795313368119,
   TicketsRefusedFunction1795490000000,
   Subscriptions1795494021948,
+  Gaming1795577274257,
 ];
