@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { integrityReport, runIntegrityChecks } from '#app/infra/database/integrity/check-integrity.js';
 import { signSpinToken, type SpinTokenPayload, spinTokenKey } from '#app/modules/gaming/spin.rules.js';
 import { api } from '../support/api';
 import { createTestApp, type TestApp } from '../support/app';
@@ -282,5 +283,11 @@ describe('the spin wheel: spins, claims and the bonus credits they win (issue 12
         expect(await accountExists(email)).toBe(false);
       }
     });
+  });
+
+  it('leaves the money promises whole: no user holds more bonus credits than it won, nor two spin rewards', async () => {
+    const outcomes = await runIntegrityChecks(<R>(sql: string) => t.db.query<R[]>(sql), site);
+    expect(outcomes.map((o) => o.check.name)).toContain('bonus_credits_won');
+    expect(integrityReport(outcomes)).not.toMatch(/^FAIL/m);
   });
 });
