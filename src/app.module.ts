@@ -16,6 +16,7 @@ import { LoggingModule } from '#app/infra/logging/logging.module.js';
 import { SandboxModule } from '#app/infra/providers/sandbox/sandbox.module.js';
 import { AuthModule } from '#app/modules/auth/auth.module.js';
 import { DiscountsModule } from '#app/modules/discounts/discounts.module.js';
+import { GamingModule } from '#app/modules/gaming/gaming.module.js';
 import { HealthModule } from '#app/modules/health/health.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
 import { EntryCreditsModule } from './modules/raffles/ports/entry-credits.port.js';
@@ -56,6 +57,7 @@ export class AppModule {
         DiscountsModule,
         HealthModule,
         SubscriptionsModule,
+        GamingModule,
         RafflesModule,
         ...(config.providers === 'sandbox' ? [SandboxModule, SandboxSiteModule] : []),
         IdempotencyModule,

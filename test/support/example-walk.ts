@@ -111,6 +111,16 @@ export const WALK: WalkStep[] = [
   { operationId: 'updateProfile', as: 'user' },
   { operationId: 'setLimits', as: 'user' },
 
+  // The newcomer spins the wheel and claims the result: bonus entry credits.
+  {
+    operationId: 'spin',
+    as: 'none',
+    keep: (a, v) => {
+      v.spinToken = str(a.token);
+    },
+  },
+  { operationId: 'claimSpin', as: 'user', body: (v) => ({ token: v.spinToken }) },
+
   // Membership tiers.
   {
     operationId: 'createTier',

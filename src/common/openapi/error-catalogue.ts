@@ -25,6 +25,7 @@ export const ERROR_CATALOGUE = {
   },
   UNAUTHENTICATED: { status: 401, detail: 'A valid access token is required.' },
   FORBIDDEN: { status: 403, detail: 'You are not allowed to do this.' },
+  SPIN_TOKEN_OTHER_SITE: { status: 403, detail: 'This spin result belongs to another site.' },
   NOT_FOUND: { status: 404, detail: 'Resource not found.' },
   UNKNOWN_SITE: { status: 404, detail: 'There is no site "shop2".' },
   ALREADY_CLAIMED: { status: 409, detail: 'You have already claimed this code.' },
@@ -63,6 +64,8 @@ export const ERROR_CATALOGUE = {
     status: 409,
     detail: 'This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.',
   },
+  SPIN_ALREADY_CLAIMED: { status: 409, detail: 'This spin result has already been claimed.' },
+  SPIN_REWARD_TAKEN: { status: 409, detail: 'You have already claimed a spin reward.' },
   SITE_EXISTS: { status: 409, detail: 'A site "second-site" already exists.' },
   SLUG_TAKEN: { status: 409, detail: 'The site already has a brand with slug "acme-outdoor".' },
   TIER_NAME_TAKEN: { status: 409, detail: 'This site already has a tier with that name.' },
@@ -115,6 +118,11 @@ export const ERROR_CATALOGUE = {
   },
   SELF_PAUSED: { status: 422, detail: 'You have paused paid entries on your account for now.' },
   SOLD_OUT: { status: 422, detail: 'There are not enough tickets left in this raffle.' },
+  SPIN_TOKEN_EXPIRED: {
+    status: 422,
+    detail: 'This spin result has expired: spin results are claimable for 24 hours.',
+  },
+  SPIN_TOKEN_INVALID: { status: 422, detail: 'This is not a valid spin token.' },
   SPEND_LIMIT_REACHED: {
     status: 422,
     detail: 'This order would pass your monthly spend limit; 500 (minor units) is left this month.',

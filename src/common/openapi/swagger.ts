@@ -73,6 +73,11 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   },
   { name: 'rewards', description: 'Your points ledger.' },
   { name: 'admin: rewards', description: 'Add or remove points of a user of your site.' },
+  {
+    name: 'gaming',
+    description:
+      'The spin wheel (endpoint 19): spin without an account, then claim the result as bonus entry credits.',
+  },
   { name: 'ops', description: 'Liveness, readiness, Prometheus metrics, and running a scheduled job now.' },
 ];
 

@@ -1,3 +1,5 @@
+import { BonusCredits } from '#app/modules/gaming/entities/bonus-credits.entity.js';
+import { SpinClaim } from '#app/modules/gaming/entities/spin-claim.entity.js';
 import { SecretsKeyCheck } from '#app/infra/crypto/secrets-key-check.entity.js';
 import { OneTimeToken } from '#app/modules/auth/entities/one-time-token.entity.js';
 import { RefreshToken } from '#app/modules/auth/entities/refresh-token.entity.js';
@@ -53,4 +55,6 @@ export const ENTITIES = [
   RaffleUserEntries,
   PaymentTransaction,
   InboundEvent,
+  SpinClaim,
+  BonusCredits,
 ];

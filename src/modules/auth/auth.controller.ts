@@ -50,7 +50,8 @@ export class AuthController {
     summary: 'Create an account on a site and sign in',
     description:
       'The 18+ declaration `age_confirmed` is required unless the site’s `additional_settings.age_check` ' +
-      'is `"none"`.',
+      'is `"none"`. A `spin_token` from `POST /gaming/spin` is claimed with the account; a token that ' +
+      'cannot be claimed refuses the registration (nothing is created).',
   })
   @ApiRequestExample({
     summary: 'A newcomer on site main',
@@ -74,6 +75,10 @@ export class AuthController {
     'UNDER_AGE',
     'CONSENT_REQUIRED',
     'REFERRAL_CODE_UNKNOWN',
+    'SPIN_TOKEN_INVALID',
+    'SPIN_TOKEN_EXPIRED',
+    'SPIN_TOKEN_OTHER_SITE',
+    'SPIN_ALREADY_CLAIMED',
   )
   register(@Body() body: RegisterDto, @ReqMeta() meta: RequestMeta): Promise<RegisteredDto> {
     return this.auth.register(body, meta);

@@ -126,4 +126,16 @@ export const INTEGRITY_CHECKS: IntegrityCheck[] = [
        WHERE transaction_type = 'earn' AND payment_transaction_id IS NOT NULL
        GROUP BY site_id, payment_transaction_id HAVING count(*) > 1`,
   },
+  {
+    name: 'bonus_credits_won',
+    promise:
+      'a user holds no more bonus entry credits than its claimed spins won (and at most one spin reward)',
+    sql: `
+      WITH won AS (SELECT user_id, SUM(credits)::bigint AS credits,
+                          count(*) FILTER (WHERE credits > 0) AS rewards
+                     FROM spin_claims WHERE user_id IS NOT NULL GROUP BY user_id)
+      SELECT b.site_id, b.user_id, b.credits AS held, COALESCE(w.credits, 0) AS won, COALESCE(w.rewards, 0) AS rewards
+        FROM bonus_credits b LEFT JOIN won w ON w.user_id = b.user_id
+       WHERE b.credits > COALESCE(w.credits, 0) OR COALESCE(w.rewards, 0) > 1`,
+  },
 ];

@@ -9,6 +9,7 @@ import { PaymentsAndEntries1795313368119 } from './1795313368119-PaymentsAndEntr
 import { TicketsRefusedFunction1795490000000 } from './1795490000000-TicketsRefusedFunction.js';
 import { Subscriptions1795494021948 } from './1795494021948-Subscriptions.js';
 import { RewardsEconomy1795577151536 } from './1795577151536-RewardsEconomy.js';
+import { Gaming1795577274257 } from './1795577274257-Gaming.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   TicketsRefusedFunction1795490000000,
   Subscriptions1795494021948,
   RewardsEconomy1795577151536,
+  Gaming1795577274257,
 ];
