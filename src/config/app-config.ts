@@ -31,6 +31,8 @@ export class AppConfig {
   readonly jobs!: boolean;
   readonly metricsToken!: string | undefined;
   readonly trustProxy!: string;
+  /** Hosts a site's settings may name although they resolve to private addresses (production only). */
+  readonly allowedPrivateHosts!: string[];
 
   static of(values: AppConfig): AppConfig {
     return Object.freeze(Object.assign(new AppConfig(), values));

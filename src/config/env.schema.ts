@@ -147,4 +147,8 @@ export class EnvSchema {
   @IsOptional()
   @IsString()
   TRUST_PROXY?: string;
+
+  @IsOptional()
+  @IsString()
+  ALLOWED_PRIVATE_HOSTS?: string;
 }

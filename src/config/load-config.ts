@@ -85,5 +85,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     jobs: (parsed.JOBS ?? 'on') === 'on',
     metricsToken: parsed.METRICS_TOKEN,
     trustProxy: parsed.TRUST_PROXY ?? 'loopback',
+    allowedPrivateHosts: (parsed.ALLOWED_PRIVATE_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
   });
 }

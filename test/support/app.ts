@@ -48,6 +48,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     jobs: false,
     metricsToken: undefined,
     trustProxy: 'loopback',
+    allowedPrivateHosts: [],
     ...overrides,
   });
 }

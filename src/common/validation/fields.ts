@@ -12,11 +12,15 @@ import {
   IsObject,
   IsOptional,
   IsString,
+  IsUrl,
+  Matches,
   Max,
   MaxLength,
   Min,
   MinLength,
+  ValidateBy,
   ValidateNested,
+  isURL,
 } from 'class-validator';
 
 /**
@@ -117,4 +121,78 @@ export function Prop(
   o: { nullable?: boolean; example?: unknown; description?: string; isArray?: boolean; format?: string } = {},
 ): PropertyDecorator {
   return ApiProperty({ type, ...o } as ApiPropertyOptions);
+}
+
+/**
+ * One line of text: no control characters (C0, DEL, C1) and no Unicode line or paragraph separators.
+ * For names and anything else that may reach an e-mail's subject or headers (CR/LF there is injection).
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what it refuses
+export const ONE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/;
+
+export function OneLine(): PropertyDecorator {
+  return Matches(ONE_LINE, { message: '$property must be one line of text, without control characters' });
+}
+
+/** `Str` for names: one line (see `OneLine`). */
+export function Line(o: Common & { min?: number; max?: number } = {}): PropertyDecorator {
+  return applyDecorators(Str(o), OneLine());
+}
+
+const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };
+
+/**
+ * An http(s) address: the one rule of every URL field the service stores and shows. A `javascript:`,
+ * `data:` or `vbscript:` URL served to a browser as a link or an image is an attack, so only http(s) passes.
+ */
+export function WebUrl(o: Common & { max?: number } = {}): PropertyDecorator {
+  const max = o.max ?? 1000;
+  return applyDecorators(
+    presence(o),
+    IsString(),
+    IsUrl(HTTP_URL, { message: '$property must be an http(s) URL' }),
+    MaxLength(max),
+    doc(o, { type: String, format: 'uri', maxLength: max }),
+  );
+}
+
+/** The URLs of a list field: a JSON array of strings, or URLs separated by commas or white space. */
+export function urlsOf(value: string): string[] | null {
+  const text = value.trim();
+  if (!text) return [];
+  if (text.startsWith('[')) {
+    try {
+      const list: unknown = JSON.parse(text);
+      return Array.isArray(list) && list.every((u) => typeof u === 'string') ? list : null;
+    } catch {
+      return null;
+    }
+  }
+  return text.split(/[\s,]+/).filter(Boolean);
+}
+
+/** A list of http(s) URLs in one string (`urlsOf`), each held to `WebUrl`'s rule. */
+export function WebUrlList(o: Common & { max?: number } = {}): PropertyDecorator {
+  const max = o.max ?? 20000;
+  return applyDecorators(
+    presence(o),
+    IsString(),
+    MaxLength(max),
+    ValidateBy({
+      name: 'webUrlList',
+      validator: {
+        validate: (value: unknown) => {
+          const urls = typeof value === 'string' ? urlsOf(value) : null;
+          return urls !== null && urls.every((u) => isURL(u, HTTP_URL));
+        },
+        defaultMessage: () =>
+          '$property must list http(s) URLs (a JSON array, or separated by commas or spaces)',
+      },
+    }),
+    doc(o, {
+      type: String,
+      maxLength: max,
+      description: o.description ?? 'http(s) URLs: a JSON array, or separated by commas or spaces.',
+    }),
+  );
 }

@@ -1,3 +1,4 @@
+import { HostPolicy } from '#app/common/net/host-policy.js';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
@@ -28,11 +29,24 @@ export class SiteConfigsService {
     private readonly tx: TransactionRunner,
     private readonly activity: ActivityLogService,
     private readonly config: AppConfig,
+    private readonly hosts: HostPolicy,
   ) {}
+
+  /** In production a site may not point the service at private addresses (DESIGN §11): 400 per field. */
+  private async checkHosts(changes: Partial<SiteConfig>): Promise<void> {
+    const problems = [];
+    for (const field of ['smtp_host', 'frontend_url'] as const) {
+      const value = changes[field];
+      const why = typeof value === 'string' ? await this.hosts.refusal(value) : null;
+      if (why) problems.push({ field, message: `${field} ${why}` });
+    }
+    if (problems.length) throw AppException.validation(problems);
+  }
 
   async create(body: CreateSiteConfigDto, actor: AuthUser, meta: RequestMeta): Promise<SiteConfigDto> {
     const changes = this.changesFrom(body, null);
     this.checkMailSettings({ ...changes }, changes);
+    await this.checkHosts(changes);
     await this.tx.run(async (manager) => {
       if (!(await this.repo.insert(changes, manager)))
         throw AppException.conflict('SITE_EXISTS', `A site "${body.site_id}" already exists.`);
@@ -54,6 +68,7 @@ export class SiteConfigsService {
     actor: AuthUser,
     meta: RequestMeta,
   ): Promise<SiteConfigDto> {
+    await this.checkHosts({ smtp_host: body.smtp_host, frontend_url: body.frontend_url });
     await this.tx.run(async (manager) => {
       const site = await this.repo.lockBySiteId(siteId, manager);
       if (!site) throw AppException.notFound('Site');

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { HostPolicy } from '#app/common/net/host-policy.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CryptoModule } from '#app/infra/crypto/crypto.module.js';
 import { UsersModule } from '#app/modules/users/users.module.js';
@@ -11,7 +12,7 @@ import { SitesService } from './sites.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([SiteConfig]), CryptoModule, UsersModule],
   controllers: [SiteConfigsController],
-  providers: [SitesRepository, SitesService, SiteConfigsService],
+  providers: [SitesRepository, SitesService, SiteConfigsService, HostPolicy],
   exports: [SitesService],
 })
 export class SitesModule {}

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDateString } from 'class-validator';
 import { IsOptional } from 'class-validator';
-import { Bool, Email, Str } from '#app/common/validation/fields.js';
+import { Bool, Email, Line, Str } from '#app/common/validation/fields.js';
 import { Prop } from '#app/common/validation/fields.js';
 import { UserDto } from '#app/modules/users/dto/user.dto.js';
 import { PASSWORD_LENGTH } from '../auth.rules.js';
@@ -18,7 +18,7 @@ export class RegisterDto {
   @Email({ required: true }) email!: string;
   @Str({ ...PASSWORD, description: '10 to 128 characters, not a common password.' }) password!: string;
   @Str(SITE) site_id!: string;
-  @Str({ max: 200, example: 'Jane Doe' }) name?: string;
+  @Line({ max: 200, example: 'Jane Doe' }) name?: string;
   @Str({ max: 64, description: 'A referrer’s code.' }) referral_code?: string;
   @Str({ max: 4000, description: 'A spin token from `POST /gaming/spin`, claimed after signup.' })
   spin_token?: string;

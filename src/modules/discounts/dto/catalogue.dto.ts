@@ -1,6 +1,6 @@
 import { Matches } from 'class-validator';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
-import { Bool, Str } from '#app/common/validation/fields.js';
+import { Bool, Line, Str, WebUrl } from '#app/common/validation/fields.js';
 import { SLUG_PATTERN } from '../discounts.rules.js';
 import { DateTime } from './discount-fields.js';
 
@@ -10,7 +10,7 @@ export class CreateDiscountBrandDto {
   @Str({ max: 64, description: 'Defaults to your own site; only a superadmin may name another.' })
   site_id?: string;
 
-  @Str({ required: true, min: 1, max: 200, example: 'Acme Outdoor' }) name!: string;
+  @Line({ required: true, min: 1, max: 200, example: 'Acme Outdoor' }) name!: string;
 
   @Str({ max: 100, example: 'acme-outdoor', description: 'Unique per site; made from `name` when omitted.' })
   @Matches(SLUG_PATTERN, SLUG_RULE)
@@ -20,9 +20,9 @@ export class CreateDiscountBrandDto {
   @Str({ max: 200 }) collection_id?: string;
   @Str({ max: 200 }) item_id?: string;
   @Str({ max: 200 }) locale_id?: string;
-  @Str({ max: 1000, example: 'https://cdn.example.com/acme.png' }) logo?: string;
-  @Str({ max: 1000 }) logo_black_and_white?: string;
-  @Str({ max: 1000 }) thumbnail?: string;
+  @WebUrl({ example: 'https://cdn.example.com/acme.png' }) logo?: string;
+  @WebUrl() logo_black_and_white?: string;
+  @WebUrl() thumbnail?: string;
   @Str({ max: 100, example: 'Up to 40%' }) max_discount?: string;
   @DateTime() published_on?: string;
   @Bool({ description: 'Default false.' }) archived?: boolean;
@@ -33,7 +33,7 @@ export class CreateTagDto {
   @Str({ max: 64, description: 'Defaults to your own site; only a superadmin may name another.' })
   site_id?: string;
 
-  @Str({ required: true, min: 1, max: 100, example: 'Outdoor' }) name!: string;
+  @Line({ required: true, min: 1, max: 100, example: 'Outdoor' }) name!: string;
 
   @Str({ max: 100, example: 'outdoor', description: 'Unique per site; made from `name` when omitted.' })
   @Matches(SLUG_PATTERN, SLUG_RULE)

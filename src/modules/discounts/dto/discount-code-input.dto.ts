@@ -1,5 +1,5 @@
 import { Matches } from 'class-validator';
-import { Bool, Int, Num, Str, StrArray } from '#app/common/validation/fields.js';
+import { Bool, Int, Num, Str, StrArray, WebUrl } from '#app/common/validation/fields.js';
 import { DateTime, INT4_MAX, QueryBool } from './discount-fields.js';
 import { SiteListQueryDto } from './catalogue.dto.js';
 
@@ -14,9 +14,9 @@ export class OfferFieldsDto {
   @Str({ max: 5000 }) description?: string;
   @Str({ max: 100, example: 'Outdoor' }) category?: string;
   @Str({ max: 10000 }) terms?: string;
-  @Str({ max: 1000 }) partner_logo?: string;
-  @Str({ max: 1000, example: 'https://acme.example.com' }) partner_url?: string;
-  @Str({ max: 1000 }) thumbnail?: string;
+  @WebUrl() partner_logo?: string;
+  @WebUrl({ example: 'https://acme.example.com' }) partner_url?: string;
+  @WebUrl() thumbnail?: string;
   @Str({ max: 200, description: 'A link to an external system; several codes may share one value.' })
   third_party_id?: string;
   @DateTime({ description: 'First moment the code is valid (inclusive).' }) valid_from?: string;

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsOptional, ValidateNested } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
-import { Bool, Email, Int, Num, Obj, Prop, Str, StrArray } from '#app/common/validation/fields.js';
+import { Bool, Email, Int, Line, Num, Obj, Prop, Str, StrArray } from '#app/common/validation/fields.js';
 
 export class OrderUpsellDto {
   @Num({ min: 0, description: 'Display saving in major units; recomputed by the server.' }) discount?: number;
@@ -49,7 +49,7 @@ export class GatewayOneOrderDto {
   @Obj() metadata?: Record<string, unknown>;
   @Obj() utm_params?: Record<string, unknown>;
   @Email() customer_email?: string;
-  @Str({ max: 200 }) customer_name?: string;
+  @Line({ max: 200 }) customer_name?: string;
   @Str({ max: 40 }) customer_phone?: string;
   @Str({ max: 100 }) entity_id?: string;
   @Str({ max: 100, description: 'The raffle’s item_id (creation).' }) item_id?: string;

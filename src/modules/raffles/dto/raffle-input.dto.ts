@@ -1,6 +1,6 @@
 import { OmitType, PartialType } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsUrl, Matches } from 'class-validator';
-import { Bool, Int, Nested, Num, Str } from '#app/common/validation/fields.js';
+import { Bool, Int, Line, Nested, Num, Str, WebUrl, WebUrlList } from '#app/common/validation/fields.js';
 import { Currency, MaxDecimals } from '#app/common/validation/money-fields.js';
 import { NestedArray } from '#app/common/validation/nested-array.js';
 import { PERCENT_DECIMALS } from '../pricing.rules.js';
@@ -59,7 +59,7 @@ export class MailerEmailParamsInputDto {
   @Str({ max: 500 }) email_title?: string;
   @Str({ max: 200 }) first_name?: string;
   @Str({ max: 254 }) from_email?: string;
-  @Str({ max: 200 }) from_name?: string;
+  @Line({ max: 200 }) from_name?: string;
   @Str({ max: 200 }) giveaway_name?: string;
   @Str({ max: 20 }) language?: string;
   @Bool() plural?: boolean;
@@ -88,7 +88,7 @@ export class CreateRaffleDto {
   @Str({ max: 100, description: 'The website builder’s site reference.' }) cms_site_id?: string;
 
   @notBlank('name')
-  @Str({ required: true, min: 1, max: 200, example: 'Win a camper van' })
+  @Line({ required: true, min: 1, max: 200, example: 'Win a camper van' })
   name!: string;
 
   @Str({ max: 200, example: 'win-a-camper-van' }) slug?: string;
@@ -104,8 +104,8 @@ export class CreateRaffleDto {
   @Str({ max: 500 }) cta_text?: string;
   @Str({ max: 2000 }) final_cta_heading?: string;
   @Str({ max: 5000 }) final_cta_description?: string;
-  @Str({ max: 2000 }) main_image?: string;
-  @Str({ max: 20000 }) image_gallery?: string;
+  @WebUrl({ max: 2000 }) main_image?: string;
+  @WebUrlList({ max: 20000 }) image_gallery?: string;
   @Str({ max: 5000 }) quick_buy_options?: string;
   @Str({ max: 5000 }) quick_wins?: string;
   @Str({ max: 2000 }) what_you_can_win_1?: string;

@@ -1,9 +1,9 @@
 import { IntersectionType } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
-import { Email, Int, Str } from '#app/common/validation/fields.js';
+import { Email, Int, Line, OneLine, Str } from '#app/common/validation/fields.js';
 import { EMAIL_PROVIDERS, SITE_ID_PATTERN } from '../sites.rules.js';
-import { Domain, HttpUrl, OneOf, PresentObj, PresentStr } from './site-fields.js';
+import { BoundedSettings, Domain, HttpUrl, OneOf, PresentObj, PresentStr } from './site-fields.js';
 
 const SECRET =
   'Secret: stored encrypted, answered as "****" plus its last four characters. On update: omit it (or send ' +
@@ -40,7 +40,11 @@ export class SiteSettingsDto {
   @Email({ nullable: true, example: 'orders@example.com', description: 'BCC of every purchase e-mail.' })
   email_bcc_for_purchases?: string | null;
 
-  @PresentObj({ example: { age_check: 'declaration' }, description: 'Free-form per-site settings.' })
+  @BoundedSettings()
+  @PresentObj({
+    example: { age_check: 'declaration' },
+    description: 'Free-form per-site settings: 8 levels deep and 64 KB at most.',
+  })
   additional_settings?: Record<string, unknown>;
 
   @secret('cs-live-0123456789abcd') contactsvc_api_key?: string | null;
@@ -74,7 +78,7 @@ export class SiteSettingsDto {
   @secret('smtp-password-123') smtp_password?: string | null;
   @Email({ nullable: true, example: 'hello@example.com', description: 'From address.' })
   smtp_from?: string | null;
-  @Str({ max: 200, nullable: true, example: 'Example Prizes', description: 'From name.' })
+  @Line({ max: 200, nullable: true, example: 'Example Prizes', description: 'From name.' })
   smtp_from_name?: string | null;
   @Email({ nullable: true, example: 'support@example.com', description: 'Reply-To address.' })
   smtp_reply_to?: string | null;
@@ -89,11 +93,12 @@ class SiteIdentityDto {
   })
   site_id!: string;
 
-  @Str({ required: true, min: 1, max: 200, example: 'Example Prizes' })
+  @Line({ required: true, min: 1, max: 200, example: 'Example Prizes' })
   display_name!: string;
 }
 
 class SiteNameDto {
+  @OneLine()
   @PresentStr({ max: 200, example: 'Example Prizes' })
   display_name?: string;
 }

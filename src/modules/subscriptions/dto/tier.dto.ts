@@ -2,7 +2,7 @@ import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUrl, Matches } from 'class-validator';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
 import { Currency } from '#app/common/validation/money-fields.js';
-import { Bool, Int, Prop, Str, StrArray } from '#app/common/validation/fields.js';
+import { Bool, Int, Line, Prop, Str, StrArray } from '#app/common/validation/fields.js';
 import { BILLING_INTERVALS, type BillingInterval } from '../entities/subscription-tier.entity.js';
 
 const MAX_CENTS = 100_000_000;
@@ -23,7 +23,7 @@ export class CreateTierDto {
   })
   name!: string;
 
-  @Str({ max: 200, example: 'Gold membership' })
+  @Line({ max: 200, example: 'Gold membership' })
   display_name?: string;
 
   @Str({ max: 5000, example: 'Five entries into every draw, every month.' })

@@ -1,4 +1,4 @@
-import { Bool, Nested, Str } from '#app/common/validation/fields.js';
+import { Bool, Line, Nested, Str } from '#app/common/validation/fields.js';
 
 export class ProfileFieldsDto {
   @Bool() accepts_marketing?: boolean;
@@ -6,8 +6,8 @@ export class ProfileFieldsDto {
   @Str({ max: 200 }) address_2?: string;
   @Str({ max: 100 }) city?: string;
   @Str({ max: 100, example: 'GB' }) country?: string;
-  @Str({ max: 100, example: 'Jane' }) first_name?: string;
-  @Str({ max: 100, example: 'Doe' }) last_name?: string;
+  @Line({ max: 100, example: 'Jane' }) first_name?: string;
+  @Line({ max: 100, example: 'Doe' }) last_name?: string;
   @Str({ max: 32, example: '51.5072' }) latitude?: string;
   @Str({ max: 20, example: 'en-GB' }) locale?: string;
   @Str({ max: 32, example: '-0.1276' }) longitude?: string;
@@ -16,7 +16,7 @@ export class ProfileFieldsDto {
   @Str({ max: 40, example: '+44 20 7946 0000' }) phone_number?: string;
   @Str({ max: 100 }) state_region?: string;
   @Str({ max: 64, example: 'Europe/London' }) timezone?: string;
-  @Str({ max: 50 }) title?: string;
+  @Line({ max: 50 }) title?: string;
   @Str({ max: 20 }) zip_code?: string;
 }
 
