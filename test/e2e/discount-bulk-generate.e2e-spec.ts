@@ -7,7 +7,7 @@ import {
   codeBody,
   makeBrand,
   makeTag,
-  simulateClaim,
+  claimFor,
   uniqueCodesOf,
   without,
 } from '../support/discounts';
@@ -245,7 +245,7 @@ describe('bulk discount codes (endpoint 8), their CSV export and claims read sid
   describe('claims read side and validity of a bulk code', () => {
     it('shows a user its claimed code, hides it from others, and lists it in claimed_codes', async () => {
       const bulk = (await generate(bulkBody(brandA.id, { prefix: 'CL' })).expect(201)).body;
-      const claimed = await simulateClaim(t, bulk.id, userA.user.id);
+      const claimed = await claimFor(t, adminA.token, userA, bulk.id);
       const mine = await api(t.app).as(userA.token).get(`/discount-codes/${bulk.id}/with-claims`).expect(200);
       expect(mine.body).toMatchObject({
         claimed_codes: [claimed],
@@ -268,10 +268,12 @@ describe('bulk discount codes (endpoint 8), their CSV export and claims read sid
     });
 
     it('is no longer valid once every generated code is claimed', async () => {
-      const bulk = (await generate(bulkBody(brandA.id, { count: 2 })).expect(201)).body;
-      await simulateClaim(t, bulk.id, userA.user.id);
+      const bulk = (
+        await generate(bulkBody(brandA.id, { count: 2, allow_multiple_claims: true })).expect(201)
+      ).body;
+      await claimFor(t, adminA.token, userA, bulk.id);
       expect((await api(t.app).get(`/discount-codes/${bulk.id}`).expect(200)).body.is_valid).toBe(true);
-      await simulateClaim(t, bulk.id, userA.user.id);
+      await claimFor(t, adminA.token, userA, bulk.id);
       expect((await api(t.app).get(`/discount-codes/${bulk.id}`).expect(200)).body.is_valid).toBe(false);
     });
 
@@ -290,7 +292,7 @@ describe('bulk discount codes (endpoint 8), their CSV export and claims read sid
   describe('CSV export', () => {
     it('streams every generated code with its claim state as text/csv', async () => {
       const bulk = (await generate(bulkBody(brandA.id, { count: 30, prefix: 'CSV' })).expect(201)).body;
-      const claimed = await simulateClaim(t, bulk.id, userA.user.id);
+      const claimed = await claimFor(t, adminA.token, userA, bulk.id);
       const res = await api(t.app)
         .as(adminA.token)
         .get(`/admin/discount-codes/${bulk.id}/codes.csv`)

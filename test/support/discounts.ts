@@ -1,6 +1,6 @@
 import { api } from './api';
 import type { TestApp } from './app';
-import { uid } from './factories';
+import { type MadeUser, uid } from './factories';
 
 /** Every field of the spec's Discount code: responses carry each one, never omitting any. */
 export const DISCOUNT_CODE_FIELDS = [
@@ -122,17 +122,22 @@ export function bulkBody(brandId: string, extra: object = {}): Record<string, un
   };
 }
 
-/** What a claim (a later feature) will do to one generated code: the test stands in for it. */
-export async function simulateClaim(t: TestApp, discountCodeId: string, userId: string): Promise<string> {
-  const [row] = await t.db.query<Array<{ id: string; code: string }>>(
-    `SELECT id, code FROM discount_unique_codes WHERE discount_code_id = $1 AND claimed_at IS NULL ORDER BY code LIMIT 1`,
-    [discountCodeId],
-  );
-  await t.db.query(
-    `UPDATE discount_unique_codes SET claimed_by_user_id = $1, claimed_at = now() WHERE id = $2`,
-    [userId, row.id],
-  );
-  return row.code;
+/**
+ * A real claim of a discount code by `user` (endpoint `POST /discount-codes/{id}/claim`), with the points
+ * it needs granted first by the site's admin: the code the claim handed out.
+ */
+export async function claimFor(
+  t: TestApp,
+  adminToken: string,
+  user: MadeUser,
+  discountCodeId: string,
+): Promise<string> {
+  await api(t.app)
+    .as(adminToken)
+    .post('/admin/rewards/adjust', { user_id: user.user.id, amount: 1000, reason: 'Points to claim with' })
+    .expect(201);
+  const res = await api(t.app).as(user.token).post(`/discount-codes/${discountCodeId}/claim`).expect(201);
+  return (res.body as { code: string }).code;
 }
 
 export async function uniqueCodesOf(t: TestApp, discountCodeId: string): Promise<string[]> {
