@@ -15,11 +15,13 @@ interface Operation {
   requestBody?: { content?: Record<string, Media> };
   responses?: Record<string, { content?: Record<string, Media> }>;
   'x-request-example'?: RequestExample;
+  security?: Array<Record<string, string[]>>;
 }
 
 /**
  * The last touches the decorators cannot make, on the generated document:
  * - a route's request example (`@ApiRequestExample`) becomes its JSON body's `examples`;
+ * - an operation that needs no token says `security: []`;
  * - error answers are `application/problem+json`, except on the order endpoints, whose failures are
  *   `{success: false, error, error_code, message}` (DESIGN §4): their examples are reshaped to match.
  */
@@ -27,6 +29,8 @@ export function finishDocument(doc: OpenAPIObject, orderRoutes: readonly string[
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const op of Object.values(item as Record<string, Operation>)) {
       if (typeof op !== 'object' || !op.responses) continue;
+      // A public operation says so (`security: []`) rather than leaving clients to guess.
+      op.security ??= [];
       moveRequestExample(op);
       for (const [status, response] of Object.entries(op.responses)) {
         if (Number(status) >= 400) reshapeError(response, orderRoutes.includes(path));

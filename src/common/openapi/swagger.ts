@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ORDER_ROUTES } from '#app/common/http/order-routes.js';
+import { AppConfig } from '#app/config/app-config.js';
 import { finishDocument } from './document.rules.js';
 import { OrderFailureDto, ProblemDto } from './problem.dto.js';
 
@@ -107,6 +108,7 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
     .setTitle(SITE_TITLE)
     .setDescription(START_HERE)
     .setVersion('1')
+    .addServer(app.get(AppConfig).publicBaseUrl, 'This service (PUBLIC_BASE_URL)')
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
   for (const tag of API_TAGS) builder.addTag(tag.name, tag.description);
   const document = SwaggerModule.createDocument(app, builder.build(), {

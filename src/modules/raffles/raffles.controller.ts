@@ -46,7 +46,8 @@ export class RafflesController {
   @ApiOperation({
     summary: 'A published raffle by its item_id',
     description:
-      'With `site_id` (or `X-Site-Id`), that site’s raffle. Without a site, the only raffle using this item_id; 409 AMBIGUOUS_ITEM when several sites do.',
+      'With `site_id` (or `X-Site-Id`), that site’s raffle. Without a site, the only raffle using this item_id; 409 AMBIGUOUS_ITEM when several sites do. ' +
+      '`item` is a literal segment (the spec’s path): a raffle id is a UUID, so `/raffles/item/{item_id}` never means `/raffles/{id}/…`.',
   })
   @ApiParam({ name: 'item_id', example: RAFFLE_EXAMPLE.item_id })
   @ApiOkResponse({ type: RaffleDto })

@@ -58,12 +58,13 @@ export function OneOf(
 
 /** May be omitted (kept as it is) but never `null`: the column always has a value. */
 export function PresentStr(o: { max: number; description?: string; example?: string }): PropertyDecorator {
+  const { max, ...doc } = o; // `max` is this decorator's word; the schema's is `maxLength`.
   return applyDecorators(
     ValidateIf((_object: object, value: unknown) => value !== undefined),
     IsString(),
     MinLength(1),
-    MaxLength(o.max),
-    ApiProperty({ type: String, minLength: 1, maxLength: o.max, required: false, ...o }),
+    MaxLength(max),
+    ApiProperty({ type: String, minLength: 1, maxLength: max, required: false, ...doc }),
   );
 }
 
