@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -6,8 +5,8 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { integrityReport, runIntegrityChecks } from '#app/infra/database/integrity/check-integrity.js';
 import { type FakeGateways, startFakeGateways } from '../support/fake-gateways';
-import { freePort } from '../support/net';
 import { raffleBody } from '../support/raffles';
+import { callService, type ServiceProcess, SERVICE_ADMIN, startService } from '../support/service-process';
 
 /**
  * Issue 15, faults: the real service (`node dist/src/main.js`, as `npm start` runs it) killed with SIGKILL
@@ -16,71 +15,21 @@ import { raffleBody } from '../support/raffles';
  * inside the process that is killed.
  */
 const onPostgres = !!process.env.TEST_DATABASE_URL;
-const ADMIN = { email: 'root@example.com', password: 'a-Long-enough-pass-7391' };
+const ADMIN = SERVICE_ADMIN;
 const SITE = `faults-${randomBytes(3).toString('hex')}`;
 
 (onPostgres ? describe : describe.skip)('faults (issue 15): SIGKILL in the middle of fulfilment', () => {
   let fakes: FakeGateways;
-  let app: ChildProcess | undefined;
-  let base = '';
+  let service: ServiceProcess;
   const db = new Client({ connectionString: process.env.E2E_DATABASE_URL });
   const dataDir = mkdtempSync(join(tmpdir(), 'faults-'));
 
-  /** The service as a process of its own, on the run's database, the fakes as its gateways. */
   async function start(): Promise<void> {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const g1 = fakes.config.gatewayOne;
-    const g2 = fakes.config.gatewayTwo;
-    app = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'src', 'main.js')], {
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'test',
-        PORT: String(port),
-        PUBLIC_BASE_URL: base,
-        DATABASE_URL: process.env.E2E_DATABASE_URL,
-        DATA_DIR: dataDir,
-        JWT_SECRET: 'faults-secret-that-is-long-enough-0123456789',
-        SECRETS_KEY: '07'.repeat(32),
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
-        ADMIN_SITE_ID: SITE,
-        PROVIDERS: 'live',
-        GATEWAYONE_BASE_URL: g1.baseUrl,
-        GATEWAYONE_ENTITY_ID: g1.entityId,
-        GATEWAYONE_ACCESS_TOKEN: g1.accessToken,
-        GATEWAYONE_WEBHOOK_KEY: g1.webhookKey,
-        GATEWAYTWO_BASE_URL: g2.baseUrl,
-        GATEWAYTWO_SECRET_KEY: g2.secretKey,
-        GATEWAYTWO_WEBHOOK_SECRET: g2.webhookSecret,
-        MAIL_TRANSPORT: 'log',
-        LOG_LEVEL: 'warn',
-        JOBS: 'on',
-      },
-    });
-    for (let i = 0; i < 300; i++) {
-      const ready = await fetch(`${base}/health/ready`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ready) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error('the service did not become ready');
+    service = await startService({ fakes, siteId: SITE, databaseUrl: process.env.E2E_DATABASE_URL, dataDir });
   }
 
-  async function call(path: string, body?: unknown, token?: string, method = 'POST'): Promise<Response> {
-    return fetch(`${base}${path}`, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        'x-forwarded-for': `10.77.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  }
+  const call = (path: string, body?: unknown, token?: string) =>
+    callService(service.base, path, body, token, 'POST');
 
   beforeAll(async () => {
     fakes = await startFakeGateways({ timeoutMs: 10_000 });
@@ -89,7 +38,7 @@ const SITE = `faults-${randomBytes(3).toString('hex')}`;
   }, 60_000);
 
   afterAll(async () => {
-    app?.kill('SIGKILL');
+    service.child.kill('SIGKILL');
     await db.end();
     await fakes.close();
   });
@@ -132,7 +81,7 @@ const SITE = `faults-${randomBytes(3).toString('hex')}`;
       ),
     );
     await Promise.race([kill, new Promise((r) => setTimeout(r, 5_000))]);
-    app?.kill('SIGKILL');
+    service.child.kill('SIGKILL');
     const first = await Promise.all(confirming);
     expect(first.filter((s) => s === 0).length).toBeGreaterThan(0); // some were cut off
 
