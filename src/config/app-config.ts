@@ -15,6 +15,9 @@ export class AppConfig {
   readonly jwtSecret!: string;
   /** 32-byte key for secrets at rest (AES-256-GCM). */
   readonly secretsKey!: Buffer;
+  /** Rotation (README "Operations"): earlier JWT secrets still verify; earlier SECRETS_KEYs still decrypt. */
+  readonly jwtSecretsPrevious!: string[];
+  readonly secretsKeysPrevious!: Buffer[];
   readonly redisUrl!: string | undefined;
   readonly admin!: { email: string; password: string; siteId: string } | undefined;
   readonly defaultSiteId!: string;

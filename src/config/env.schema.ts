@@ -65,6 +65,18 @@ export class EnvSchema {
   @Matches(HEX_64, { message: 'SECRETS_KEY must be 64 hexadecimal characters (32 bytes)' })
   SECRETS_KEY?: string;
 
+  /** Rotation: access tokens signed with these (comma-separated) are still accepted until they expire. */
+  @IsOptional()
+  @IsString()
+  JWT_SECRET_PREVIOUS?: string;
+
+  /** Rotation: stored secrets encrypted under these keys (comma-separated, hex) still read. */
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}(,[0-9a-fA-F]{64})*$/, {
+    message: 'SECRETS_KEY_PREVIOUS must be 64-hexadecimal-character keys separated by commas',
+  })
+  SECRETS_KEY_PREVIOUS?: string;
+
   @IsOptional()
   @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL?: string;

@@ -70,6 +70,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     dataDir,
     jwtSecret,
     secretsKey: Buffer.from(secretsKey, 'hex'),
+    jwtSecretsPrevious: listOf(parsed.JWT_SECRET_PREVIOUS),
+    secretsKeysPrevious: listOf(parsed.SECRETS_KEY_PREVIOUS).map((k) => Buffer.from(k, 'hex')),
     redisUrl: parsed.REDIS_URL,
     admin:
       parsed.ADMIN_EMAIL && parsed.ADMIN_PASSWORD
@@ -90,4 +92,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
   });
+}
+
+/** A comma-separated setting as a list (none: empty). */
+function listOf(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }

@@ -49,6 +49,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     metricsToken: undefined,
     trustProxy: 'loopback',
     allowedPrivateHosts: [],
+    jwtSecretsPrevious: [],
+    secretsKeysPrevious: [],
     ...overrides,
   });
 }

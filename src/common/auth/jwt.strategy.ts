@@ -3,6 +3,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '#app/config/app-config.js';
 import type { AuthUser } from './auth-user.js';
+import { signingSecret } from './jwt-keys.rules.js';
 import { AUTH_USER_LOOKUP, type AuthUserLookup } from './auth-user-lookup.js';
 import { Inject } from '@nestjs/common';
 
@@ -25,7 +26,13 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   ) {
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
-      secretOrKey: config.jwtSecret,
+      // The secret that signed this token, current or (during a rotation) previous; verification itself
+      // (signature, algorithm, expiry) stays passport-jwt's.
+      secretOrKeyProvider: (_req: unknown, rawJwt: string, done: (err: null, secret: string) => void) =>
+        done(
+          null,
+          signingSecret(rawJwt, [config.jwtSecret, ...config.jwtSecretsPrevious]) ?? config.jwtSecret,
+        ),
       algorithms: ['HS256'],
       ignoreExpiration: false,
     });

@@ -33,6 +33,7 @@ const RANDOM_RANGE = 2 ** 48 - 1;
 export class SpinService implements OnModuleInit {
   private readonly logger = new Logger(SpinService.name);
   private readonly key: Buffer;
+  private readonly previousKeys: Buffer[];
 
   constructor(
     private readonly repo: GamingRepository,
@@ -43,6 +44,7 @@ export class SpinService implements OnModuleInit {
     config: AppConfig,
   ) {
     this.key = spinTokenKey(config.secretsKey);
+    this.previousKeys = config.secretsKeysPrevious.map(spinTokenKey);
   }
 
   onModuleInit(): void {
@@ -94,7 +96,10 @@ export class SpinService implements OnModuleInit {
    * expired, 403 another site's). Whether it is still unclaimed only the claim itself can tell.
    */
   checkToken(token: string, siteId: string, now = new Date()): SpinTokenPayload {
-    const checked = verifySpinToken(token, this.key, now);
+    // During a SECRETS_KEY rotation a token signed under the previous key still counts (24 h at most).
+    let checked = verifySpinToken(token, this.key, now);
+    for (const key of this.previousKeys)
+      if (!checked.ok && checked.reason === 'invalid') checked = verifySpinToken(token, key, now);
     if (!checked.ok) {
       if (checked.reason === 'expired')
         throw AppException.unprocessable(
