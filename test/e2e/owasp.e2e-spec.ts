@@ -1,0 +1,409 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { api } from '../support/api';
+import { TEST_JWT_SECRET } from '../support/app';
+import { codeBody, makeBrand } from '../support/discounts';
+import { DEFAULT_PASSWORD, makeSite, makeUser, type MadeUser, uid } from '../support/factories';
+import { activeMember, tierOn, withRoot, type MembershipWorld } from '../support/memberships';
+import { orderAsUser, raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
+import { raffleBody } from '../support/raffles';
+
+/**
+ * Issue 15: attacks from outside, one describe block per item of the OWASP API Security Top 10 (2023).
+ * Each names what it tries; each expects the service to hold and to change nothing.
+ */
+const jwt = (secret: string, header: object, claims: object): string => {
+  const h = Buffer.from(JSON.stringify(header)).toString('base64url');
+  const c = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  const sig = secret ? createHmac('sha256', secret).update(`${h}.${c}`).digest('base64url') : '';
+  return `${h}.${c}.${sig}`;
+};
+
+describe('OWASP API Security Top 10 (2023): attacks held', () => {
+  let w: MembershipWorld;
+  let other: { site: string; admin: MadeUser; user: MadeUser };
+  let alice: MadeUser;
+  let mallory: MadeUser;
+  let aliceSubscription: string;
+  let otherCode: string;
+  let raffle: { id: string; item_id: string };
+
+  beforeAll(async () => {
+    w = await withRoot(await startPaymentsWorld());
+    const site = await makeSite(w.t);
+    other = { site, admin: await makeUser(w.t, site, { role: 'admin' }), user: await makeUser(w.t, site) };
+    const tier = await tierOn(w);
+    const member = await activeMember(w, tier.id);
+    alice = member.member;
+    aliceSubscription = member.id;
+    mallory = await makeUser(w.t, w.site);
+    const brand = await makeBrand(w.t, other.admin.token);
+    otherCode = (
+      await api(w.t.app).as(other.admin.token).post('/discount-codes', codeBody(brand.id)).expect(201)
+    ).body.id as string;
+    raffle = await raffleOn(w);
+  });
+  afterAll(() => stopPaymentsWorld(w));
+
+  const count = async (table: string): Promise<number> =>
+    (await w.t.db.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM ${table}`))[0].n;
+
+  describe('API1 broken object level authorisation: another’s ids', () => {
+    it('another member’s subscription: read, cancel, new card — 404', async () => {
+      await api(w.t.app).as(mallory.token).get(`/subscriptions/${aliceSubscription}`).expect(404);
+      await api(w.t.app)
+        .as(mallory.token)
+        .post(`/subscriptions/${aliceSubscription}/cancel`, { reason: 'x' })
+        .expect(404);
+      await api(w.t.app).as(mallory.token).post(`/subscriptions/${aliceSubscription}/card`).expect(404);
+      const [row] = await w.t.db.query(`SELECT status FROM subscriptions WHERE id = $1`, [aliceSubscription]);
+      expect(row.status).toBe('active');
+    });
+
+    it('another site’s admin on this site’s subscription: 404; on this site’s config: 403', async () => {
+      await api(w.t.app)
+        .as(other.admin.token)
+        .post('/admin/subscriptions/cancel', {
+          subscription_id: aliceSubscription,
+          reason: 'x',
+          immediate: true,
+        })
+        .expect(404);
+      await api(w.t.app).as(other.admin.token).get(`/admin/site-configs/${w.site}`).expect(403);
+      await api(w.t.app)
+        .as(other.admin.token)
+        .put(`/admin/site-configs/${w.site}`, { display_name: 'Owned' })
+        .expect(403);
+    });
+
+    it('another site’s discount code: read with claims and claim — 404, nothing spent', async () => {
+      await api(w.t.app).as(mallory.token).get(`/discount-codes/${otherCode}/with-claims`).expect(404);
+      const before = await count('discount_claims');
+      await api(w.t.app).as(mallory.token).post(`/discount-codes/${otherCode}/claim`).expect(404);
+      expect(await count('discount_claims')).toBe(before);
+    });
+
+    it('another site’s payment refunded by this site’s admin: 404', async () => {
+      const buyer = await makeUser(w.t, other.site);
+      const theirs = await raffleOn({ ...w, admin: other.admin, site: other.site });
+      const order = await orderAsUser({ ...w, site: other.site }, buyer.token, theirs.item_id);
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post(`/admin/payments/${order.order_id}/refund`, { reason: 'x' })
+        .expect(404);
+    });
+
+    it('a user naming another site in the query, body or X-Site-Id: 403', async () => {
+      await api(w.t.app).as(mallory.token).get(`/rewards/summary?site_id=${other.site}`).expect(403);
+      await api(w.t.app).as(mallory.token).get('/rewards/referrals').set('X-Site-Id', other.site).expect(403);
+    });
+  });
+
+  describe('API2 broken authentication', () => {
+    const claims = () => ({
+      sub: mallory.user.id,
+      site_id: w.site,
+      role: 'superadmin',
+      jti: randomUUID(),
+      exp: Math.floor(Date.now() / 1000) + 600,
+    });
+
+    it('alg:none is refused', async () => {
+      await api(w.t.app)
+        .as(jwt('', { alg: 'none', typ: 'JWT' }, claims()))
+        .get('/users/me')
+        .expect(401);
+    });
+
+    it('a token signed with another key is refused', async () => {
+      await api(w.t.app)
+        .as(jwt('guessed-secret-0123456789abcdef0123', { alg: 'HS256' }, claims()))
+        .get('/users/me')
+        .expect(401);
+    });
+
+    it('an expired token is refused', async () => {
+      const expired = { ...claims(), exp: Math.floor(Date.now() / 1000) - 60 };
+      await api(w.t.app)
+        .as(jwt(TEST_JWT_SECRET, { alg: 'HS256' }, expired))
+        .get('/users/me')
+        .expect(401);
+    });
+
+    it('a token without sub or jti is refused', async () => {
+      const { sub: _sub, ...noSub } = claims();
+      const { jti: _jti, ...noJti } = claims();
+      await api(w.t.app)
+        .as(jwt(TEST_JWT_SECRET, { alg: 'HS256' }, noSub))
+        .get('/users/me')
+        .expect(401);
+      await api(w.t.app)
+        .as(jwt(TEST_JWT_SECRET, { alg: 'HS256' }, noJti))
+        .get('/users/me')
+        .expect(401);
+    });
+
+    it('a forged role claim gives no power: the role is the account’s', async () => {
+      const forged = jwt(TEST_JWT_SECRET, { alg: 'HS256' }, claims());
+      await api(w.t.app).as(forged).get('/admin/subscriptions').expect(403);
+    });
+
+    it('a rotated refresh token reused revokes the family', async () => {
+      const first = await api(w.t.app)
+        .post('/auth/refresh', { refresh_token: mallory.refreshToken })
+        .expect(200);
+      await api(w.t.app).post('/auth/refresh', { refresh_token: mallory.refreshToken }).expect(401);
+      await api(w.t.app).post('/auth/refresh', { refresh_token: first.body.refresh_token }).expect(401);
+    });
+
+    it('wrong passwords lock the account after five tries; a locked account answers like a wrong password', async () => {
+      const victim = await makeUser(w.t, w.site);
+      const ip = `203.0.113.${Math.floor(Math.random() * 200)}`;
+      for (let i = 0; i < 5; i++)
+        await api(w.t.app)
+          .from(ip)
+          .post('/auth/login', { email: victim.email, password: 'wrong-password-123', site_id: w.site })
+          .expect(401);
+      const locked = await api(w.t.app)
+        .from(`${ip}1`)
+        .post('/auth/login', { email: victim.email, password: DEFAULT_PASSWORD, site_id: w.site })
+        .expect(401);
+      expect(locked.body.code).toBe('UNAUTHENTICATED');
+    });
+  });
+
+  describe('API3 broken object property level authorisation: mass assignment', () => {
+    it('a user cannot give itself a role through the profile', async () => {
+      await api(w.t.app).as(mallory.token).put('/users/profile', { role: 'admin' }).expect(403);
+      const [row] = await w.t.db.query(`SELECT role FROM users WHERE id = $1`, [mallory.user.id]);
+      expect(row.role).toBe('user');
+    });
+
+    it('registration refuses role, site-of-choice smuggling and unknown fields', async () => {
+      const res = await api(w.t.app)
+        .post('/auth/register', {
+          email: `mass-${uid()}@example.com`,
+          password: DEFAULT_PASSWORD,
+          site_id: w.site,
+          data_processing_consent: true,
+          age_confirmed: true,
+          role: 'superadmin',
+        })
+        .expect(400);
+      expect(JSON.stringify(res.body)).toContain('role');
+    });
+
+    it('an order cannot set its own amount or status', async () => {
+      const before = await count('payment_transactions');
+      await api(w.t.app)
+        .as(mallory.token)
+        .post('/gatewayone/create-order', {
+          item_id: raffle.item_id,
+          site_id: w.site,
+          quantity: 1,
+          amount: 0.01,
+        })
+        .then((r) => expect([400, 422]).toContain(r.status));
+      expect(await count('payment_transactions')).toBe(before);
+      // Endpoint 3 ignores fields it does not know (legacy clients send extras): a `status` changes nothing.
+      const res = await api(w.t.app)
+        .as(mallory.token)
+        .post('/gatewayone/create-order', {
+          item_id: raffle.item_id,
+          site_id: w.site,
+          quantity: 1,
+          status: 'succeeded',
+        })
+        .expect(200);
+      const [row] = await w.t.db.query(
+        `SELECT status, amount_cents FROM payment_transactions WHERE id = $1`,
+        [res.body.order_id],
+      );
+      expect(row).toEqual({ status: 'pending', amount_cents: 250 });
+    });
+
+    it('an admin cannot write counters or derived fields: current_uses, current_entries, is_drawn', async () => {
+      const brand = await makeBrand(w.t, w.admin.token);
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/discount-codes', codeBody(brand.id, { current_uses: 99 }))
+        .expect(400);
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/raffles', raffleBody({ current_entries: 5 }))
+        .expect(400);
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/raffles', raffleBody({ is_drawn: true }))
+        .expect(400);
+    });
+
+    it('answers never carry password hashes, secrets or token hashes', async () => {
+      const me = await api(w.t.app).as(alice.token).get('/users/me').expect(200);
+      expect(JSON.stringify(me.body)).not.toMatch(/password_hash|\$argon2|token_hash|smtp_password"?:"[^*]/);
+      const site = await api(w.t.app).as(w.admin.token).get(`/admin/site-configs/${w.site}`).expect(200);
+      for (const field of ['smtp_password', 'mailer_api_key', 'contactsvc_api_key', 'analytics_api_key'])
+        expect(site.body[field] === null || /^\*+/.test(site.body[field] as string)).toBe(true);
+    });
+  });
+
+  describe('API4 unrestricted resource consumption', () => {
+    it('an unbounded limit is refused', async () => {
+      await api(w.t.app).as(w.admin.token).get('/admin/subscriptions?limit=100000').expect(400);
+      await api(w.t.app).get(`/raffles?site_id=${w.site}&limit=100000`).expect(400);
+    });
+
+    it('an unbounded bulk count is refused, and nothing is generated', async () => {
+      const brand = await makeBrand(w.t, w.admin.token);
+      const before = await count('discount_unique_codes');
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/discount-codes/bulk-generate', {
+          discount_brand_id: brand.id,
+          title: 'x',
+          code_length: 8,
+          count: 10_000_000,
+          points_required: 0,
+        })
+        .expect(400);
+      expect(await count('discount_unique_codes')).toBe(before);
+    });
+
+    it('an oversized body is 413, a deeply nested one 400', async () => {
+      await api(w.t.app)
+        .as(mallory.token)
+        .put('/users/profile', { profile: { first_name: 'x'.repeat(2 * 1024 * 1024) } })
+        .expect(413);
+      let deep = '1';
+      for (let i = 0; i < 200; i++) deep = `{"a":${deep}}`;
+      await api(w.t.app).as(mallory.token).put('/users/profile', deep).expect(400);
+    });
+  });
+
+  describe('API5 broken function level authorisation', () => {
+    it.each([
+      ['get', '/admin/subscriptions'],
+      ['post', '/admin/raffles'],
+      ['post', '/discount-codes'],
+      ['post', '/discount-codes/bulk-generate'],
+      ['post', '/admin/rewards/adjust'],
+      ['get', '/admin/outbox'],
+    ])('a user on %s %s: 403', async (method, path) => {
+      const call = api(w.t.app).as(mallory.token);
+      await (method === 'get' ? call.get(path) : call.post(path, {})).expect(403);
+    });
+
+    it('an admin running a scheduled job (superadmin only): 403', async () => {
+      await api(w.t.app).as(w.admin.token).post('/admin/jobs/renewals/run').expect(403);
+    });
+  });
+
+  describe('API6 unrestricted access to sensitive business flows', () => {
+    it('spins are limited per IP (429 with Retry-After)', async () => {
+      const ip = `198.51.100.${Math.floor(Math.random() * 200)}`;
+      let last = 200;
+      let retryAfter: string | undefined;
+      for (let i = 0; i < 15 && last !== 429; i++) {
+        const res = await api(w.t.app).from(ip).post('/gaming/spin', { site_id: w.site });
+        last = res.status;
+        retryAfter = res.headers['retry-after'];
+      }
+      expect(last).toBe(429);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+    });
+
+    it('registrations are limited per IP', async () => {
+      const ip = `198.51.100.${Math.floor(Math.random() * 200)}`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++)
+        statuses.push(
+          (
+            await api(w.t.app)
+              .from(ip)
+              .post('/auth/register', {
+                email: `flood-${uid()}@example.com`,
+                password: DEFAULT_PASSWORD,
+                site_id: w.site,
+                data_processing_consent: true,
+                age_confirmed: true,
+              })
+          ).status,
+        );
+      expect(statuses).toContain(429);
+    });
+  });
+
+  // Private, link-local and loopback hosts in a site's settings (production): test/e2e/hostile-input.e2e-spec.ts.
+  describe('API7 server-side request forgery', () => {
+    it('a URL field refuses file: and gopher: schemes', async () => {
+      const brand = await makeBrand(w.t, w.admin.token);
+      for (const url of ['file:///etc/passwd', 'gopher://127.0.0.1:25/'])
+        await api(w.t.app)
+          .as(w.admin.token)
+          .post('/discount-codes', codeBody(brand.id, { partner_url: url }))
+          .expect(400);
+    });
+  });
+
+  describe('API8 security misconfiguration', () => {
+    it('no X-Powered-By, helmet headers set, errors without stack traces', async () => {
+      const res = await api(w.t.app).get('/no-such-route').expect(404);
+      expect(res.headers['x-powered-by']).toBeUndefined();
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
+      expect(JSON.stringify(res.body)).not.toMatch(/at .*\.(js|ts):\d+/);
+    });
+
+    it('CORS does not answer an unknown origin', async () => {
+      const res = await api(w.t.app).get('/health/live').set('Origin', 'https://evil.example');
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    });
+  });
+
+  describe('API9 improper inventory management', () => {
+    it('the document lists every route with its auth; unknown versions and paths are 404', async () => {
+      await api(w.t.app).get('/v2/raffles').expect(404);
+      await api(w.t.app).get('/api/admin/raffles').expect(404);
+    });
+  });
+
+  describe('API10 unsafe consumption of APIs', () => {
+    it('a forged gatewayone webhook (altered tag) is refused and stores nothing', async () => {
+      const order = await orderAsUser(w, mallory.token, raffle.item_id);
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      const before = await count('inbound_events');
+      const status = await w.fakes.gatewayOne.deliverWebhook(order.checkout_id, { corrupt: 'tag' });
+      expect(status).toBeGreaterThanOrEqual(400);
+      expect(await count('inbound_events')).toBe(before);
+      const [row] = await w.t.db.query(`SELECT status FROM payment_transactions WHERE id = $1`, [
+        order.order_id,
+      ]);
+      expect(row.status).toBe('pending');
+    });
+
+    it('a gatewayone webhook under another key is refused', async () => {
+      const order = await orderAsUser(w, mallory.token, raffle.item_id);
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      const status = await w.fakes.gatewayOne.deliverWebhook(order.checkout_id, { key: 'ab'.repeat(32) });
+      expect(status).toBeGreaterThanOrEqual(400);
+    });
+
+    it('a confirmation is decided by asking the gateway, never by what the client says', async () => {
+      const order = await orderAsUser(w, mallory.token, raffle.item_id); // never paid at the gateway
+      const res = await api(w.t.app).post('/gatewayone/create-order', {
+        confirmation_only: true,
+        order_id: order.order_id,
+        status: 'succeeded',
+      });
+      expect(res.body.status).not.toBe('succeeded');
+      const [row] = await w.t.db.query(`SELECT status FROM payment_transactions WHERE id = $1`, [
+        order.order_id,
+      ]);
+      expect(row.status).toBe('pending');
+      expect(
+        await w.t.db.query(`SELECT 1 FROM raffle_entries WHERE payment_transaction_id = $1`, [
+          order.order_id,
+        ]),
+      ).toEqual([]);
+    });
+  });
+});
