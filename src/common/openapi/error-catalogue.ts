@@ -36,6 +36,9 @@ export const ERROR_CATALOGUE = {
     detail: 'No member of this site has that referral code: check it, or register without one.',
   },
   ALREADY_CLOSED: { status: 409, detail: 'The raffle is already closed.' },
+  ALREADY_DRAWN: { status: 409, detail: 'This raffle has already been drawn.' },
+  RAFFLE_NOT_CLOSED: { status: 409, detail: 'Only a closed raffle can be drawn: close it first.' },
+  PRIZE_ALREADY_CLAIMED: { status: 409, detail: 'This prize has already been claimed.' },
   ALREADY_ENTERED_FREE: { status: 409, detail: 'You have already taken the free entry into this raffle.' },
   AMBIGUOUS_ITEM: {
     status: 409,

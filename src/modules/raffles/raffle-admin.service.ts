@@ -8,6 +8,7 @@ import { SitesService } from '#app/modules/sites/sites.service.js';
 import type { CreateRaffleDto, UpdateRaffleDto } from './dto/raffle-input.dto.js';
 import type { RaffleDto } from './dto/raffle.dto.js';
 import type { Raffle } from './entities/raffle.entity.js';
+import { TicketListService } from './draws/ticket-list.service.js';
 import { PricingError } from './pricing.rules.js';
 import { newRaffle, raffleChanges } from './raffle-input.rules.js';
 import { isDuplicateItem, RafflesRepository } from './raffles.repository.js';
@@ -47,6 +48,7 @@ export class RaffleAdminService {
     private readonly reader: RafflesService,
     private readonly sites: SitesService,
     private readonly tx: TransactionRunner,
+    private readonly tickets: TicketListService,
   ) {}
 
   async create(actor: AuthUser, siteId: string, body: CreateRaffleDto): Promise<RaffleDto> {
@@ -106,13 +108,15 @@ export class RaffleAdminService {
     return this.reader.presentOne(await this.require(actor, siteId, id), 'admin');
   }
 
-  /** published → closed: no more entries; the draw can follow. */
+  /** published → closed: no more entries; the ticket list and its hash are published; the draw can follow. */
   async close(actor: AuthUser, siteId: string, id: string): Promise<RaffleDto> {
     const raffle = await this.require(actor, siteId, id);
     const refused = closeRefusal(raffle);
     if (refused) throw refusal(refused);
     if (!(await this.raffles.close(id, new Date())))
       throw AppException.conflict('ALREADY_CLOSED', 'The raffle is already closed.');
+    // After the close commits no entry can take a ticket, so the list is final (DESIGN §6 step 2).
+    await this.tickets.publish(id);
     return this.reader.presentOne(await this.require(actor, siteId, id), 'admin');
   }
 

@@ -56,13 +56,14 @@ export interface DrawnWinner {
 /**
  * Winners in draw order: index i = 0, 1, …; a ticket whose entry has already won is skipped (next i), so
  * winners are distinct entries; stops at `wanted` winners or when every one of `entryCount` entries won.
- * `entryOf` answers the id of the entry holding a ticket (async: the service looks it up).
+ * `entryOf` answers the id of the entry holding a ticket (async: the service looks it up), or null for a
+ * ticket on no line of the list (a gap), which is skipped like a repeat.
  */
 export async function drawWinners(
   input: DrawInput,
   wanted: number,
   entryCount: number,
-  entryOf: (ticket: number) => Promise<string>,
+  entryOf: (ticket: number) => Promise<string | null>,
 ): Promise<DrawnWinner[]> {
   const target = Math.min(wanted, entryCount);
   const winners: DrawnWinner[] = [];
@@ -70,7 +71,7 @@ export async function drawWinners(
   for (let i = 0; winners.length < target; i++) {
     const ticket = drawTicket(input, i);
     const entryId = await entryOf(ticket);
-    if (won.has(entryId)) continue;
+    if (entryId === null || won.has(entryId)) continue;
     won.add(entryId);
     winners.push({ index: i, ticket, entry_id: entryId });
   }

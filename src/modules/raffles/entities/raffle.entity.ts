@@ -124,4 +124,11 @@ export class Raffle extends TimestampedEntity {
    */
   @Column({ type: 'varchar', length: 64, nullable: true, select: false }) draw_seed!: string | null;
   @Column({ type: 'varchar', length: 64, nullable: true }) draw_seed_hash!: string | null;
+
+  /** sha256 (hex) of the ticket list CSV, published at the close (DESIGN §6 step 2); null until then. */
+  @Column({ type: 'varchar', length: 64, nullable: true }) ticket_list_hash!: string | null;
+  /** Tickets sold when the list was published: the draw's N. */
+  @Column({ type: 'integer', nullable: true }) ticket_count!: number | null;
+  /** The public random value given at the draw (a drand round), if any. */
+  @Column({ type: 'varchar', length: 200, nullable: true }) draw_beacon!: string | null;
 }

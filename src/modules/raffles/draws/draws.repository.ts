@@ -1,0 +1,178 @@
+import { Injectable } from '@nestjs/common';
+import type { Repository } from 'typeorm';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { RaffleWinner } from './entities/raffle-winner.entity.js';
+
+/** A page of the ticket list: entries in ticket order. */
+export interface TicketLine {
+  ticket_from: number;
+  ticket_to: number;
+  id: string;
+}
+
+/** What the draw reads of a raffle, the secret seed included. */
+export interface DrawState {
+  id: string;
+  site_id: string;
+  name: string;
+  closed: boolean;
+  is_drawn: boolean;
+  draw_seed: string | null;
+  draw_seed_hash: string | null;
+  ticket_list_hash: string | null;
+  ticket_count: number | null;
+  draw_beacon: string | null;
+  drawn_at: Date | null;
+}
+
+export type NewWinner = Omit<RaffleWinner, 'id' | 'created_at' | 'updated_at' | 'claimed' | 'claimed_at'>;
+
+/** Entries read per query while the ticket list streams: bounded memory for any raffle size. */
+export const TICKET_PAGE = 5000;
+
+/** Queries of the draw: the ticket list, the one-time claim of the draw, winners and their claims. */
+@Injectable()
+export class DrawsRepository {
+  constructor(private readonly tx: TransactionRunner) {}
+
+  private get winners(): Repository<RaffleWinner> {
+    return this.tx.repo(RaffleWinner);
+  }
+
+  async drawState(raffleId: string): Promise<DrawState | null> {
+    const rows = await this.tx.manager.query<DrawState[]>(
+      `SELECT id, site_id, name, closed, is_drawn, draw_seed, draw_seed_hash, ticket_list_hash, ticket_count,
+              draw_beacon, drawn_at
+         FROM raffles WHERE id = $1 AND draft = false`,
+      [raffleId],
+    );
+    return rows[0] ?? null;
+  }
+
+  /** Entries after ticket `after`, in ticket order (keyset: one index range scan per page). */
+  ticketPage(raffleId: string, after: number, limit = TICKET_PAGE): Promise<TicketLine[]> {
+    return this.tx.manager.query<TicketLine[]>(
+      `SELECT ticket_from, ticket_to, id FROM raffle_entries
+        WHERE raffle_id = $1 AND ticket_from > $2 ORDER BY ticket_from LIMIT $3`,
+      [raffleId, after, limit],
+    );
+  }
+
+  /** Publishes the list's hash once; false when it was already published (it never changes after). */
+  async publishTicketList(raffleId: string, hash: string, ticketCount: number): Promise<boolean> {
+    const rows = await this.tx.manager.query<unknown[]>(
+      `UPDATE raffles SET ticket_list_hash = $2, ticket_count = $3
+        WHERE id = $1 AND closed AND ticket_list_hash IS NULL RETURNING id`,
+      [raffleId, hash, ticketCount],
+    );
+    return rows.length === 1;
+  }
+
+  /** Tickets sold and entries of a closed raffle (nothing changes them once it is closed). */
+  async counts(raffleId: string): Promise<{ tickets: number; entries: number }> {
+    const rows = await this.tx.manager.query<Array<{ tickets: string | null; entries: string }>>(
+      `SELECT max(ticket_to) AS tickets, count(*) AS entries FROM raffle_entries WHERE raffle_id = $1`,
+      [raffleId],
+    );
+    return { tickets: Number(rows[0]?.tickets ?? 0), entries: Number(rows[0]?.entries ?? 0) };
+  }
+
+  /** Raffles to close now: published, open, and past their end date or sold out. */
+  async closeDue(now: Date): Promise<string[]> {
+    const rows = await this.tx.manager.query<Array<{ id: string }>>(
+      `UPDATE raffles SET closed = true, closed_at = $1
+        WHERE draft = false AND closed = false AND (end_date <= $1 OR current_entries >= total_entries_available)
+        RETURNING id`,
+      [now],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Closed raffles whose ticket list is not published yet (closed by an admin, or a crash in between). */
+  async unpublishedLists(): Promise<string[]> {
+    const rows = await this.tx.manager.query<Array<{ id: string }>>(
+      `SELECT id FROM raffles WHERE closed AND ticket_list_hash IS NULL AND draft = false`,
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The draw happens once: this conditional UPDATE claims it (a concurrent call waits on the row lock,
+   * then finds `is_drawn` and claims nothing). In the draw's transaction: a failure later rolls it back.
+   */
+  async claimDraw(raffleId: string, beacon: string | null, now: Date): Promise<boolean> {
+    const rows = await this.tx.manager.query<unknown[]>(
+      `UPDATE raffles SET is_drawn = true, drawn_at = $3, draw_beacon = $2
+        WHERE id = $1 AND closed AND NOT is_drawn AND ticket_list_hash IS NOT NULL RETURNING id`,
+      [raffleId, beacon, now],
+    );
+    return rows.length === 1;
+  }
+
+  async setWinnerNames(raffleId: string, names: string): Promise<void> {
+    await this.tx.manager.query(`UPDATE raffles SET winner_names = $2 WHERE id = $1`, [raffleId, names]);
+  }
+
+  /** The entry holding a ticket (the one whose range starts at or before it). */
+  async entryAt(raffleId: string, ticket: number): Promise<{ id: string; user_id: string } | null> {
+    const rows = await this.tx.manager.query<Array<{ id: string; user_id: string; ticket_to: number }>>(
+      `SELECT id, user_id, ticket_to FROM raffle_entries
+        WHERE raffle_id = $1 AND ticket_from <= $2 ORDER BY ticket_from DESC LIMIT 1`,
+      [raffleId, ticket],
+    );
+    const row = rows[0];
+    return row && row.ticket_to >= ticket ? { id: row.id, user_id: row.user_id } : null;
+  }
+
+  async insertWinners(rows: NewWinner[]): Promise<void> {
+    if (rows.length) await this.winners.insert(rows);
+  }
+
+  winnersOf(raffleId: string, giveaway?: 'draw' | 'instant'): Promise<RaffleWinner[]> {
+    return this.winners.find({
+      where: { raffle_id: raffleId, ...(giveaway ? { giveaway } : {}) },
+      order: { giveaway: 'ASC', draw_index: 'ASC', ticket: 'ASC' },
+    });
+  }
+
+  winnersOfRaffles(raffleIds: string[]): Promise<RaffleWinner[]> {
+    return this.winners
+      .createQueryBuilder('w')
+      .where('w.raffle_id = ANY(:ids)', { ids: raffleIds })
+      .orderBy('w.raffle_id')
+      .addOrderBy('w.giveaway')
+      .addOrderBy('w.draw_index')
+      .addOrderBy('w.ticket')
+      .getMany();
+  }
+
+  findWinner(raffleId: string, winnerId: string): Promise<RaffleWinner | null> {
+    return this.winners.findOne({ where: { id: winnerId, raffle_id: raffleId } });
+  }
+
+  /** Claimed once: false when it was claimed already (a concurrent claim included). */
+  async claim(winnerId: string, now: Date): Promise<boolean> {
+    const rows = await this.tx.manager.query<unknown[]>(
+      `UPDATE raffle_winners SET claimed = true, claimed_at = $2, updated_at = $2
+        WHERE id = $1 AND NOT claimed RETURNING id`,
+      [winnerId, now],
+    );
+    return rows.length === 1;
+  }
+
+  /** A site's unclaimed prizes, oldest first (keyset after the cursor winner). */
+  unclaimed(siteId: string, limit: number, cursor?: string): Promise<RaffleWinner[]> {
+    const qb = this.winners
+      .createQueryBuilder('w')
+      .where('w.site_id = :siteId AND w.claimed = false', { siteId })
+      .orderBy('w.created_at', 'ASC')
+      .addOrderBy('w.id', 'ASC')
+      .take(limit);
+    if (cursor)
+      qb.andWhere(
+        '(w.created_at, w.id) > (SELECT c.created_at, c.id FROM raffle_winners c WHERE c.id = :cursor)',
+        { cursor },
+      );
+    return qb.getMany();
+  }
+}
