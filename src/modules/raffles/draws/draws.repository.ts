@@ -35,6 +35,12 @@ export const TICKET_PAGE = 5000;
 export class DrawsRepository {
   constructor(private readonly tx: TransactionRunner) {}
 
+  /** An UPDATE … RETURNING: TypeORM answers `[rows, affected]` for those; this answers the rows. */
+  private async updated<R>(sql: string, values: unknown[]): Promise<R[]> {
+    const [rows] = await this.tx.manager.query<[R[], number]>(sql, values);
+    return rows;
+  }
+
   private get winners(): Repository<RaffleWinner> {
     return this.tx.repo(RaffleWinner);
   }
@@ -60,7 +66,7 @@ export class DrawsRepository {
 
   /** Publishes the list's hash once; false when it was already published (it never changes after). */
   async publishTicketList(raffleId: string, hash: string, ticketCount: number): Promise<boolean> {
-    const rows = await this.tx.manager.query<unknown[]>(
+    const rows = await this.updated(
       `UPDATE raffles SET ticket_list_hash = $2, ticket_count = $3
         WHERE id = $1 AND closed AND ticket_list_hash IS NULL RETURNING id`,
       [raffleId, hash, ticketCount],
@@ -79,7 +85,7 @@ export class DrawsRepository {
 
   /** Raffles to close now: published, open, and past their end date or sold out. */
   async closeDue(now: Date): Promise<string[]> {
-    const rows = await this.tx.manager.query<Array<{ id: string }>>(
+    const rows = await this.updated<{ id: string }>(
       `UPDATE raffles SET closed = true, closed_at = $1
         WHERE draft = false AND closed = false AND (end_date <= $1 OR current_entries >= total_entries_available)
         RETURNING id`,
@@ -101,7 +107,7 @@ export class DrawsRepository {
    * then finds `is_drawn` and claims nothing). In the draw's transaction: a failure later rolls it back.
    */
   async claimDraw(raffleId: string, beacon: string | null, now: Date): Promise<boolean> {
-    const rows = await this.tx.manager.query<unknown[]>(
+    const rows = await this.updated(
       `UPDATE raffles SET is_drawn = true, drawn_at = $3, draw_beacon = $2
         WHERE id = $1 AND closed AND NOT is_drawn AND ticket_list_hash IS NOT NULL RETURNING id`,
       [raffleId, beacon, now],
@@ -152,7 +158,7 @@ export class DrawsRepository {
 
   /** Claimed once: false when it was claimed already (a concurrent claim included). */
   async claim(winnerId: string, now: Date): Promise<boolean> {
-    const rows = await this.tx.manager.query<unknown[]>(
+    const rows = await this.updated(
       `UPDATE raffle_winners SET claimed = true, claimed_at = $2, updated_at = $2
         WHERE id = $1 AND NOT claimed RETURNING id`,
       [winnerId, now],
