@@ -41,7 +41,10 @@ function instantTickets(seed, raffleId, total, count) {
     const limit = TWO_64 - (TWO_64 % size);
     let ticket;
     for (let j = 0; ; j++) {
-      const x = createHmac('sha256', seed).update(`${raffleId}|instant|${k}|${j}`, 'utf8').digest().readBigUInt64BE(0);
+      const x = createHmac('sha256', seed)
+        .update(`${raffleId}|instant|${k}|${j}`, 'utf8')
+        .digest()
+        .readBigUInt64BE(0);
       if (x < limit) {
         ticket = Number(x % size) + 1;
         break;
@@ -110,7 +113,10 @@ async function main() {
     console.log(`${ok ? 'OK  ' : 'FAIL'} ${name}${detail ? `: ${detail}` : ''}`);
   };
 
-  const seed = typeof proof.seed === 'string' && /^[0-9a-f]{64}$/.test(proof.seed) ? Buffer.from(proof.seed, 'hex') : null;
+  const seed =
+    typeof proof.seed === 'string' && /^[0-9a-f]{64}$/.test(proof.seed)
+      ? Buffer.from(proof.seed, 'hex')
+      : null;
   const seedHash = seed ? createHash('sha256').update(seed).digest('hex') : null;
   check(
     'seed matches the hash committed at publication',

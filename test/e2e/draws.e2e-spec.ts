@@ -106,7 +106,10 @@ describe('draws anyone can verify (issue 13)', () => {
       .post(`/admin/raffles/${raffleId}/entries`, { user_id: user.user.id, quantity, method: 'postal' })
       .expect(201);
   const free = (raffleId: string, user: MadeUser) =>
-    api(w.t.app).as(user.token).post(`/raffles/${raffleId}/entries`, { method: 'free', quantity: 1 }).expect(201);
+    api(w.t.app)
+      .as(user.token)
+      .post(`/raffles/${raffleId}/entries`, { method: 'free', quantity: 1 })
+      .expect(201);
   const close = (raffleId: string) => admin().post(`/admin/raffles/${raffleId}/close`).expect(200);
   const draw = (raffleId: string, body: Record<string, unknown>) =>
     admin().post(`/admin/raffles/${raffleId}/draw`, body);
@@ -151,7 +154,8 @@ describe('draws anyone can verify (issue 13)', () => {
       [id],
     );
     expect(csv).toBe(
-      'ticket_from,ticket_to,entry_id\n' + entries.map((e) => `${e.ticket_from},${e.ticket_to},${e.id}\n`).join(''),
+      'ticket_from,ticket_to,entry_id\n' +
+        entries.map((e) => `${e.ticket_from},${e.ticket_to},${e.id}\n`).join(''),
     );
     expect(csv).not.toMatch(/@|Private|Alice/); // no personal data
     expect(closed.ticket_list_hash).toBe(sha256(csv));
@@ -170,7 +174,14 @@ describe('draws anyone can verify (issue 13)', () => {
     expect(sha256(Buffer.from(proof.seed ?? '', 'hex'))).toBe(proof.seed_hash);
     expect(sha256(csv)).toBe(proof.ticket_list_hash);
     expect(proof.beacon).toBe('drand-quicknet-4242');
-    const expected = independentDraw(proof.seed ?? '', id, proof.ticket_list_hash ?? '', proof.beacon, csv, 3);
+    const expected = independentDraw(
+      proof.seed ?? '',
+      id,
+      proof.ticket_list_hash ?? '',
+      proof.beacon,
+      csv,
+      3,
+    );
     expect(proof.winners).toEqual(expected);
     expect(new Set(expected.map((x) => x.entry_id)).size).toBe(3);
 
@@ -275,21 +286,32 @@ describe('draws anyone can verify (issue 13)', () => {
     const winner = people.find((p) => p.user.id === prize.user_id) as MadeUser;
     const other = people.find((p) => p.user.id !== prize.user_id) as MadeUser;
     const unclaimed = async () =>
-      ((await admin().get('/admin/raffle-winners/unclaimed?limit=100').expect(200)).body as Array<{ id: string }>).map(
-        (x) => x.id,
-      );
+      (
+        (await admin().get('/admin/raffle-winners/unclaimed?limit=100').expect(200)).body as Array<{
+          id: string;
+        }>
+      ).map((x) => x.id);
     expect(await unclaimed()).toContain(prize.id);
     await api(w.t.app).as(other.token).post(`/raffles/${id}/winners/${prize.id}/claim`).expect(404);
-    const claimed = await api(w.t.app).as(winner.token).post(`/raffles/${id}/winners/${prize.id}/claim`).expect(201);
+    const claimed = await api(w.t.app)
+      .as(winner.token)
+      .post(`/raffles/${id}/winners/${prize.id}/claim`)
+      .expect(201);
     expect(claimed.body).toMatchObject({ id: prize.id, claimed: true, claimed_at: expect.any(String) });
-    const again = await api(w.t.app).as(winner.token).post(`/raffles/${id}/winners/${prize.id}/claim`).expect(409);
+    const again = await api(w.t.app)
+      .as(winner.token)
+      .post(`/raffles/${id}/winners/${prize.id}/claim`)
+      .expect(409);
     expect(again.body.code).toBe('PRIZE_ALREADY_CLAIMED');
     expect(await unclaimed()).not.toContain(prize.id);
   });
 
   it('closes raffles whose end date passed by the raffles.close job, publishing their ticket list', async () => {
     const { id } = await enteredRaffle();
-    await w.t.db.query(`UPDATE raffles SET end_date = now() - interval '1 minute', start_date = now() - interval '2 days' WHERE id = $1`, [id]);
+    await w.t.db.query(
+      `UPDATE raffles SET end_date = now() - interval '1 minute', start_date = now() - interval '2 days' WHERE id = $1`,
+      [id],
+    );
     expect(await runJob(w, 'raffles.close')).toBeGreaterThanOrEqual(1);
     const proof = await proofOf(id);
     expect(proof.ticket_list_hash).toBe(sha256(await csvOf(id)));
@@ -333,7 +355,11 @@ describe('draws anyone can verify (issue 13)', () => {
 
     it('fails on a tampered winner', async () => {
       const proof = JSON.parse(proofText) as Proof;
-      const entries = csv.split('\n').slice(1).filter(Boolean).map((l) => l.split(',')[2]);
+      const entries = csv
+        .split('\n')
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => l.split(',')[2]);
       const loser = entries.find((e) => !proof.winners.some((x) => x.entry_id === e)) as string;
       proof.winners[0] = { ...proof.winners[0], entry_id: loser };
       await writeFile(join(dir, 'tampered.json'), JSON.stringify(proof));

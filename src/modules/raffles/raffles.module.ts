@@ -39,7 +39,13 @@ import { RafflesService } from './raffles.service.js';
     MailModule,
     RewardsModule,
   ],
-  controllers: [RafflesController, AdminRafflesController, EntriesController, DrawsController, AdminDrawsController],
+  controllers: [
+    RafflesController,
+    AdminRafflesController,
+    EntriesController,
+    DrawsController,
+    AdminDrawsController,
+  ],
   providers: [
     RafflesRepository,
     RafflesService,

@@ -28,7 +28,13 @@ export class UsersRepository {
     ids: string[],
     manager?: EntityManager,
   ): Promise<
-    Array<{ id: string; email: string; name: string | null; first_name: string | null; county: string | null }>
+    Array<{
+      id: string;
+      email: string;
+      name: string | null;
+      first_name: string | null;
+      county: string | null;
+    }>
   > {
     if (!ids.length) return [];
     return (manager ?? this.tx.manager).query(

@@ -1,10 +1,10 @@
-import { MigrationInterface, QueryRunner } from "typeorm";
+import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
 export class Draws1795578461820 implements MigrationInterface {
-    name = 'Draws1795578461820'
+  name = 'Draws1795578461820';
 
-    public async up(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             CREATE TABLE "raffle_winners" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
                 "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
@@ -26,53 +26,52 @@ export class Draws1795578461820 implements MigrationInterface {
                 CONSTRAINT "PK_ce80850a3f11d32d96bbcfb0649" PRIMARY KEY ("id")
             )
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE INDEX "ix_raffle_winners_unclaimed" ON "raffle_winners" ("site_id", "created_at")
             WHERE claimed = false
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_raffle_winners_ticket" ON "raffle_winners" ("raffle_id", "giveaway", "ticket")
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             CREATE UNIQUE INDEX "uq_raffle_winners_draw_entry" ON "raffle_winners" ("raffle_id", "entry_id")
             WHERE giveaway = 'draw'
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "raffles"
             ADD "ticket_list_hash" character varying(64)
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "raffles"
             ADD "ticket_count" integer
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "raffles"
             ADD "draw_beacon" character varying(200)
         `);
-    }
+  }
 
-    public async down(queryRunner: QueryRunner): Promise<void> {
-        await queryRunner.query(`
+  public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
             ALTER TABLE "raffles" DROP COLUMN "draw_beacon"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "raffles" DROP COLUMN "ticket_count"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             ALTER TABLE "raffles" DROP COLUMN "ticket_list_hash"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."uq_raffle_winners_draw_entry"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."uq_raffle_winners_ticket"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP INDEX "public"."ix_raffle_winners_unclaimed"
         `);
-        await queryRunner.query(`
+    await queryRunner.query(`
             DROP TABLE "raffle_winners"
         `);
-    }
-
+  }
 }

@@ -13,7 +13,14 @@ import {
 const seed = '000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f';
 const raffleId = '11111111-2222-4333-8444-555555555555';
 const ticketListHash = 'ab'.repeat(32);
-const input = (over: object = {}) => ({ seed, raffleId, ticketListHash, beacon: null, ticketCount: 1000, ...over });
+const input = (over: object = {}) => ({
+  seed,
+  raffleId,
+  ticketListHash,
+  beacon: null,
+  ticketCount: 1000,
+  ...over,
+});
 
 describe('draw rules (DESIGN §6)', () => {
   it('draws the frozen tickets for a fixed seed, with no beacon', () => {
@@ -34,7 +41,9 @@ describe('draw rules (DESIGN §6)', () => {
     expect(Array.from({ length: 6 }, (_, i) => drawTicket(input({ ticketCount: 3 }), i))).toEqual([
       1, 1, 2, 1, 3, 1,
     ]);
-    const winners = await drawWinners(input({ ticketCount: 3 }), 5, 2, (t) => Promise.resolve(t <= 2 ? 'A' : 'B'));
+    const winners = await drawWinners(input({ ticketCount: 3 }), 5, 2, (t) =>
+      Promise.resolve(t <= 2 ? 'A' : 'B'),
+    );
     expect(winners).toEqual([
       { index: 0, ticket: 1, entry_id: 'A' },
       { index: 4, ticket: 3, entry_id: 'B' },

@@ -33,7 +33,12 @@ export class DrawService {
     private readonly tx: TransactionRunner,
   ) {}
 
-  async draw(actor: AuthUser, siteId: string, raffleId: string, body: DrawRequestDto): Promise<DrawResultDto> {
+  async draw(
+    actor: AuthUser,
+    siteId: string,
+    raffleId: string,
+    body: DrawRequestDto,
+  ): Promise<DrawResultDto> {
     let state = await this.require(actor, siteId, raffleId);
     if (state.is_drawn) throw alreadyDrawn();
     if (!state.closed) throw notClosed();
@@ -118,7 +123,8 @@ export class DrawService {
   /** An admin draws its own site's raffles; a superadmin any site's. Others' and drafts answer 404. */
   private async require(actor: AuthUser, siteId: string, raffleId: string): Promise<DrawState> {
     const state = await this.draws.drawState(raffleId);
-    if (!state || (state.site_id !== siteId && actor.role !== 'superadmin')) throw AppException.notFound('Raffle');
+    if (!state || (state.site_id !== siteId && actor.role !== 'superadmin'))
+      throw AppException.notFound('Raffle');
     return state;
   }
 }

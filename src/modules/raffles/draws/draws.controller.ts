@@ -62,7 +62,8 @@ export class DrawsController {
   @Public()
   @ApiOperation({
     summary: 'A raffle’s winners, as the public sees them',
-    description: 'First name and county only (CAP Code 8.28.5); draw winners in draw order, then instant wins.',
+    description:
+      'First name and county only (CAP Code 8.28.5); draw winners in draw order, then instant wins.',
   })
   @ApiOkResponse({ type: [PublicWinnerDto] })
   @ApiErrors(404)

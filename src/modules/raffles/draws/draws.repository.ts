@@ -126,7 +126,7 @@ export class DrawsRepository {
         WHERE raffle_id = $1 AND ticket_from <= $2 ORDER BY ticket_from DESC LIMIT 1`,
       [raffleId, ticket],
     );
-    const row = rows[0];
+    const row = rows.at(0);
     return row && row.ticket_to >= ticket ? { id: row.id, user_id: row.user_id } : null;
   }
 

@@ -8,7 +8,10 @@ export type Giveaway = 'draw' | 'instant';
  * or an instant win (`giveaway: "instant"`). An entry wins the main draw at most once.
  */
 @Entity('raffle_winners')
-@Index('uq_raffle_winners_draw_entry', ['raffle_id', 'entry_id'], { unique: true, where: `giveaway = 'draw'` })
+@Index('uq_raffle_winners_draw_entry', ['raffle_id', 'entry_id'], {
+  unique: true,
+  where: `giveaway = 'draw'`,
+})
 @Index('uq_raffle_winners_ticket', ['raffle_id', 'giveaway', 'ticket'], { unique: true })
 @Index('ix_raffle_winners_unclaimed', ['site_id', 'created_at'], { where: 'claimed = false' })
 export class RaffleWinner extends TimestampedEntity {
