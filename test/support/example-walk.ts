@@ -292,7 +292,8 @@ export const WALK: WalkStep[] = [
     as: 'admin',
     params: (v) => ({ id: v.raffleId }),
     keep: (answer) => {
-      if (!Array.isArray(answer.winners) || answer.winners.length !== 1) throw new Error('expected one winner');
+      if (!Array.isArray(answer.winners) || answer.winners.length !== 1)
+        throw new Error('expected one winner');
     },
   },
 
