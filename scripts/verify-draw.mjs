@@ -153,15 +153,17 @@ async function main() {
     detail = winnersOk
       ? `${got.length} winner(s) recomputed`
       : `expected ${JSON.stringify(expected)}, the proof says ${JSON.stringify(got)}`;
+    // Instant wins: every ticket fixed at publication follows from the seed (the k-th prize ticket from
+    // "<raffle id>|instant|<k>|<j>" over 1..instant_win_total, distinct), listed in ticket order.
     const instant = proof.instant_wins ?? [];
-    if (winnersOk && instant.length && proof.total_entries_available) {
-      const fixed = instantTickets(seed, proof.raffle_id, proof.total_entries_available, instant.length);
-      const claimed = instant.map((w) => w.ticket);
-      const outside = claimed.filter((t) => !fixed.includes(t));
-      if (outside.length) {
+    if (winnersOk && instant.length) {
+      const fixed = instantTickets(seed, proof.raffle_id, proof.instant_win_total, instant.length);
+      const listed = instant.map((w) => w.ticket);
+      const same = JSON.stringify([...fixed].sort((a, b) => a - b)) === JSON.stringify(listed);
+      if (!same) {
         winnersOk = false;
-        detail = `instant wins on tickets the seed did not fix: ${outside.join(', ')}`;
-      }
+        detail = `instant-win tickets ${listed.join(', ')} do not follow from the seed (expected ${[...fixed].sort((a, b) => a - b).join(', ')})`;
+      } else detail += `; ${listed.length} instant-win ticket(s) recomputed`;
     }
   } catch (error) {
     detail = error.message;

@@ -4,6 +4,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type CheckedEntry, InstantWinsService } from '#app/modules/raffles/draws/instant-wins.service.js';
 import { api } from '../support/api';
 import { makeUser, type MadeUser } from '../support/factories';
 import { mailJobsTo } from '../support/mail';
@@ -317,6 +318,112 @@ describe('draws anyone can verify (issue 13)', () => {
     expect(proof.ticket_list_hash).toBe(sha256(await csvOf(id)));
     const raffle = (await api(w.t.app).get(`/raffles/${id}`).expect(200)).body as Record<string, unknown>;
     expect(raffle).toMatchObject({ closed: true, is_drawn: false, can_join: false });
+  });
+
+  describe('instant wins', () => {
+    /** DESIGN §6 "Instant wins", again from the text: the k-th ticket from `<raffle id>|instant|<k>|<j>`. */
+    const independentInstant = (
+      seedHex: string,
+      raffleId: string,
+      total: number,
+      count: number,
+    ): number[] => {
+      const max = 2n ** 64n;
+      const n = BigInt(total);
+      const out: number[] = [];
+      for (let k = 0; out.length < count; k++) {
+        for (let j = 0; ; j++) {
+          const h = createHmac('sha256', Buffer.from(seedHex, 'hex'))
+            .update(`${raffleId}|instant|${k}|${j}`)
+            .digest();
+          const x = h.readBigUInt64BE(0);
+          if (x >= max - (max % n)) continue;
+          const ticket = Number(x % n) + 1;
+          if (!out.includes(ticket)) out.push(ticket);
+          break;
+        }
+      }
+      return out;
+    };
+
+    it('are found exactly once when 50 buyers race across the winning tickets, and proven after the draw', async () => {
+      const r = await raffleOn(w, {
+        allow_free_entries: true,
+        total_entries_available: 50,
+        instant_wins: [
+          { prize: '£10 voucher', count: 3 },
+          { prize: 'A hoodie', count: 2 },
+        ],
+      });
+      expect(r.instant_wins).toEqual([
+        { prize: '£10 voucher', count: 3, left: 3 },
+        { prize: 'A hoodie', count: 2, left: 2 },
+      ]);
+      await admin()
+        .put(`/admin/raffles/${r.id}`, { instant_wins: [{ prize: 'More', count: 9 }] })
+        .expect(409)
+        .expect((res) => expect(res.body.code).toBe('INSTANT_WINS_FIXED'));
+      const buyers = await Promise.all(Array.from({ length: 50 }, (_, i) => member(`Buyer${i}`, 'Kent')));
+      const answers = await Promise.all(
+        buyers.map((b) =>
+          api(w.t.app).as(b.token).post(`/raffles/${r.id}/entries`, { method: 'free', quantity: 1 }),
+        ),
+      );
+      expect(answers.every((a) => a.status === 201)).toBe(true);
+      // The checks race too: every entry checked twice at once, then again by its e-mail job.
+      const entries = await w.t.db.query<CheckedEntry[]>(
+        `SELECT id, raffle_id, user_id, site_id, ticket_from, ticket_to FROM raffle_entries WHERE raffle_id = $1`,
+        [r.id],
+      );
+      const checker = w.t.app.get(InstantWinsService);
+      const found = await Promise.all([...entries, ...entries].map((e) => checker.check(e)));
+      expect(found.reduce((sum, n) => sum + n, 0)).toBe(5);
+      await w.t.drain();
+      // The sweep of the close job finds nothing more: each ticket was taken once.
+      await runJob(w, 'raffles.close');
+      await w.t.drain();
+
+      const won = await w.t.db.query<Array<{ ticket: number; entry_id: string; prize_description: string }>>(
+        `SELECT ticket, entry_id, prize_description FROM raffle_winners WHERE raffle_id = $1 AND giveaway = 'instant'
+          ORDER BY ticket`,
+        [r.id],
+      );
+      expect(won).toHaveLength(5);
+      expect(new Set(won.map((x) => x.ticket)).size).toBe(5);
+      for (const x of won) {
+        const [entry] = await w.t.db.query<Array<{ ticket_from: number; ticket_to: number }>>(
+          `SELECT ticket_from, ticket_to FROM raffle_entries WHERE id = $1`,
+          [x.entry_id],
+        );
+        expect(entry.ticket_from <= x.ticket && x.ticket <= entry.ticket_to).toBe(true);
+      }
+      const [mails] = await w.t.db.query<Array<{ n: string }>>(
+        `SELECT count(*) AS n FROM pgboss.job WHERE name = 'mail.send' AND data->>'kind' = 'raffle_winner'
+            AND data->'variables'->>'instant' = 'true' AND data->>'user_id' = ANY($1::text[])`,
+        [buyers.map((b) => b.user.id)],
+      );
+      expect(Number(mails.n)).toBe(5);
+      const shown = (await api(w.t.app).get(`/raffles/${r.id}`).expect(200)).body as Record<string, unknown>;
+      expect(shown.instant_wins).toEqual([
+        { prize: '£10 voucher', count: 3, left: 0 },
+        { prize: 'A hoodie', count: 2, left: 0 },
+      ]);
+      // Before the draw the proof keeps the winning tickets secret.
+      expect((await proofOf(r.id)).instant_wins).toEqual([]);
+
+      // Sold out (closed by the last ticket), drawn: the seed proves the instant-win tickets.
+      await draw(r.id, { winners: 1 }).expect(201);
+      const proof = (await proofOf(r.id)) as Proof & { instant_win_total: number };
+      expect(proof.instant_win_total).toBe(50);
+      const fixed = independentInstant(proof.seed ?? '', r.id, 50, 5);
+      expect(proof.instant_wins.map((x) => x.ticket)).toEqual([...fixed].sort((a, b) => a - b));
+      expect(won.map((x) => x.ticket)).toEqual([...fixed].sort((a, b) => a - b));
+      const prizeOf = new Map(fixed.map((t, k) => [t, k < 3 ? '£10 voucher' : 'A hoodie']));
+      for (const x of won) expect(x.prize_description).toBe(prizeOf.get(x.ticket));
+      const run = await verify(`${baseUrl}/raffles/${r.id}/draw-proof`);
+      expect(run.out).toMatch(/5 instant-win ticket\(s\) recomputed/);
+      expect(run.code).toBe(0);
+    });
   });
 
   describe('the verify script', () => {

@@ -1,3 +1,4 @@
+import { RaffleInstantTicket } from '#app/modules/raffles/draws/entities/raffle-instant-ticket.entity.js';
 import { RaffleWinner } from '#app/modules/raffles/draws/entities/raffle-winner.entity.js';
 import { BonusCredits } from '#app/modules/gaming/entities/bonus-credits.entity.js';
 import { SpinClaim } from '#app/modules/gaming/entities/spin-claim.entity.js';
@@ -59,4 +60,5 @@ export const ENTITIES = [
   SpinClaim,
   BonusCredits,
   RaffleWinner,
+  RaffleInstantTicket,
 ];

@@ -82,6 +82,7 @@ export class AdminRafflesController {
     'ITEM_ID_TAKEN',
     { code: 'NOT_PUBLISHED', detail: 'A draft is switched on by publishing it.' },
     'TOTAL_BELOW_SOLD',
+    'INSTANT_WINS_FIXED',
   )
   updateRaffle(
     @CurrentUser() actor: AuthUser,

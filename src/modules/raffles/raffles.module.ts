@@ -9,9 +9,11 @@ import { AdminDrawsController } from './draws/admin-draws.controller.js';
 import { DrawService } from './draws/draw.service.js';
 import { DrawsController } from './draws/draws.controller.js';
 import { DrawsRepository } from './draws/draws.repository.js';
+import { RaffleInstantTicket } from './draws/entities/raffle-instant-ticket.entity.js';
 import { RaffleWinner } from './draws/entities/raffle-winner.entity.js';
 import { CloseRafflesJob } from './draws/jobs/close-raffles.job.js';
 import { TicketListService } from './draws/ticket-list.service.js';
+import { InstantWinsService } from './draws/instant-wins.service.js';
 import { WinnersService } from './draws/winners.service.js';
 import { Raffle } from './entities/raffle.entity.js';
 import { RaffleEntry } from './entries/entities/raffle-entry.entity.js';
@@ -33,7 +35,7 @@ import { RafflesService } from './raffles.service.js';
  */
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Raffle, RaffleEntry, RaffleUserEntries, RaffleWinner]),
+    TypeOrmModule.forFeature([Raffle, RaffleEntry, RaffleUserEntries, RaffleWinner, RaffleInstantTicket]),
     SitesModule,
     UsersModule,
     MailModule,
@@ -60,7 +62,8 @@ import { RafflesService } from './raffles.service.js';
     DrawService,
     WinnersService,
     CloseRafflesJob,
+    InstantWinsService,
   ],
-  exports: [RafflesService, RaffleRelationsPort, EntriesService],
+  exports: [RafflesService, RaffleRelationsPort, EntriesService, InstantWinsService],
 })
 export class RafflesModule {}

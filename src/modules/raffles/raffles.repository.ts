@@ -14,6 +14,7 @@ export type NewRaffle = Omit<
   | 'ticket_list_hash'
   | 'ticket_count'
   | 'draw_beacon'
+  | 'instant_win_total'
 >;
 
 /** True when `error` is the database refusing a second raffle with the same item_id on a site. */

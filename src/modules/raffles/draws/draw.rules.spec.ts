@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  assignInstantPrizes,
   drawTicket,
   drawWinners,
   instantWinTickets,
@@ -64,6 +65,22 @@ describe('draw rules (DESIGN §6)', () => {
   it('fixes distinct instant-win tickets from the seed', () => {
     expect(instantWinTickets(seed, raffleId, 50, 5)).toEqual([35, 32, 40, 15, 26]);
     expect(new Set(instantWinTickets(seed, raffleId, 5, 9)).size).toBe(5);
+  });
+
+  it('gives the first tickets drawn the first prize, and so on', () => {
+    expect(
+      assignInstantPrizes(
+        [35, 32, 40],
+        [
+          { prize: 'A', count: 2 },
+          { prize: 'B', count: 5 },
+        ],
+      ),
+    ).toEqual([
+      { ticket: 35, prize: 'A' },
+      { ticket: 32, prize: 'A' },
+      { ticket: 40, prize: 'B' },
+    ]);
   });
 
   it('writes the ticket list byte for byte', () => {

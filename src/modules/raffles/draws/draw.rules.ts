@@ -96,6 +96,19 @@ export function instantWinTickets(seed: string, raffleId: string, total: number,
   return tickets;
 }
 
+/** The prize of each instant-win ticket: the first `count` tickets drawn win the first prize, and so on. */
+export function assignInstantPrizes(
+  tickets: number[],
+  prizes: Array<{ prize: string; count: number }>,
+): Array<{ ticket: number; prize: string }> {
+  const out: Array<{ ticket: number; prize: string }> = [];
+  let k = 0;
+  for (const p of prizes)
+    for (let c = 0; c < p.count && k < tickets.length; c++)
+      out.push({ ticket: tickets[k++], prize: p.prize });
+  return out;
+}
+
 /**
  * How a winner is shown in public (CAP Code 8.28.5): first name and county-level place, nothing more.
  * "Sam from Kent"; "Sam"; "A winner from Kent"; "A winner".

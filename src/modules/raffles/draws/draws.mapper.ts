@@ -38,8 +38,15 @@ export function toPublicWinnerDto(w: RaffleWinner): PublicWinnerDto {
   };
 }
 
-/** The proof: the seed only once drawn; winners in draw order; instant wins once the seed is out. */
-export function toProofDto(raffle: DrawState, winners: RaffleWinner[]): DrawProofDto {
+/**
+ * The proof: the seed only once drawn; winners in draw order; every instant-win ticket fixed at publication
+ * (won or not), once the seed is out, in ticket order.
+ */
+export function toProofDto(
+  raffle: DrawState,
+  winners: RaffleWinner[],
+  instantTickets: Array<{ ticket: number; prize: string }>,
+): DrawProofDto {
   const drawn = raffle.is_drawn;
   return {
     raffle_id: raffle.id,
@@ -52,10 +59,7 @@ export function toProofDto(raffle: DrawState, winners: RaffleWinner[]): DrawProo
     winners: winners
       .filter((w) => w.giveaway === 'draw')
       .map((w) => ({ index: w.draw_index ?? 0, ticket: w.ticket, entry_id: w.entry_id })),
-    instant_wins: drawn
-      ? winners
-          .filter((w) => w.giveaway === 'instant')
-          .map((w) => ({ ticket: w.ticket, prize: w.prize_description ?? '' }))
-      : [],
+    instant_win_total: raffle.instant_win_total,
+    instant_wins: drawn ? instantTickets.map((t) => ({ ticket: t.ticket, prize: t.prize })) : [],
   };
 }

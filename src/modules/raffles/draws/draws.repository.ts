@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Repository } from 'typeorm';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { RaffleInstantTicket } from './entities/raffle-instant-ticket.entity.js';
 import { RaffleWinner } from './entities/raffle-winner.entity.js';
 
 /** A page of the ticket list: entries in ticket order. */
@@ -23,6 +24,7 @@ export interface DrawState {
   ticket_count: number | null;
   draw_beacon: string | null;
   drawn_at: Date | null;
+  instant_win_total: number | null;
 }
 
 export type NewWinner = Omit<RaffleWinner, 'id' | 'created_at' | 'updated_at' | 'claimed' | 'claimed_at'>;
@@ -48,7 +50,7 @@ export class DrawsRepository {
   async drawState(raffleId: string): Promise<DrawState | null> {
     const rows = await this.tx.manager.query<DrawState[]>(
       `SELECT id, site_id, name, closed, is_drawn, draw_seed, draw_seed_hash, ticket_list_hash, ticket_count,
-              draw_beacon, drawn_at
+              draw_beacon, drawn_at, instant_win_total
          FROM raffles WHERE id = $1 AND draft = false`,
       [raffleId],
     );
@@ -128,6 +130,74 @@ export class DrawsRepository {
     );
     const row = rows.at(0);
     return row && row.ticket_to >= ticket ? { id: row.id, user_id: row.user_id } : null;
+  }
+
+  /** Stores the instant-win tickets fixed at publication and the range they were drawn over. */
+  async fixInstantTickets(
+    raffleId: string,
+    total: number,
+    tickets: Array<{ ticket: number; prize: string }>,
+  ): Promise<void> {
+    await this.tx.manager.query(`UPDATE raffles SET instant_win_total = $2 WHERE id = $1`, [raffleId, total]);
+    if (tickets.length)
+      await this.tx
+        .repo(RaffleInstantTicket)
+        .insert(tickets.map((t) => ({ ...t, raffle_id: raffleId, entry_id: null })));
+  }
+
+  /**
+   * The instant-win tickets inside an entry's range, taken for it: each is set once (`entry_id IS NULL`), so
+   * two checks of one entry, or of two entries, never take one ticket twice. Off the raffle row entirely.
+   */
+  takeInstantTickets(
+    raffleId: string,
+    entryId: string,
+    from: number,
+    to: number,
+  ): Promise<Array<{ ticket: number; prize: string }>> {
+    return this.updated<{ ticket: number; prize: string }>(
+      `UPDATE raffle_instant_tickets SET entry_id = $2
+        WHERE raffle_id = $1 AND ticket BETWEEN $3 AND $4 AND entry_id IS NULL RETURNING ticket, prize`,
+      [raffleId, entryId, from, to],
+    );
+  }
+
+  /** Entries whose range covers an instant-win ticket not taken yet (a check lost to a crash). */
+  missedInstantWins(): Promise<
+    Array<{
+      id: string;
+      raffle_id: string;
+      user_id: string;
+      site_id: string;
+      ticket_from: number;
+      ticket_to: number;
+    }>
+  > {
+    return this.tx.manager.query(
+      `SELECT DISTINCT e.id, e.raffle_id, e.user_id, e.site_id, e.ticket_from, e.ticket_to
+         FROM raffle_instant_tickets t
+         JOIN raffle_entries e ON e.raffle_id = t.raffle_id AND t.ticket BETWEEN e.ticket_from AND e.ticket_to
+        WHERE t.entry_id IS NULL`,
+    );
+  }
+
+  instantTickets(raffleId: string): Promise<RaffleInstantTicket[]> {
+    return this.tx
+      .repo(RaffleInstantTicket)
+      .find({ where: { raffle_id: raffleId }, order: { ticket: 'ASC' } });
+  }
+
+  /** Instant-win tickets won so far per prize, by raffle. */
+  async instantWonCounts(raffleIds: string[]): Promise<Map<string, Map<string, number>>> {
+    const rows = await this.tx.manager.query<Array<{ raffle_id: string; prize: string; n: string }>>(
+      `SELECT raffle_id, prize, count(*) AS n FROM raffle_instant_tickets
+        WHERE raffle_id = ANY($1::uuid[]) AND entry_id IS NOT NULL GROUP BY raffle_id, prize`,
+      [raffleIds],
+    );
+    const out = new Map<string, Map<string, number>>();
+    for (const r of rows)
+      out.set(r.raffle_id, (out.get(r.raffle_id) ?? new Map<string, number>()).set(r.prize, Number(r.n)));
+    return out;
   }
 
   async insertWinners(rows: NewWinner[]): Promise<void> {

@@ -26,12 +26,14 @@ export class WinnersService implements OnModuleInit {
         byRaffle.set(w.raffle_id, [...(byRaffle.get(w.raffle_id) ?? []), toWinnerDto(w)]);
       return byRaffle;
     });
+    this.relations.provide('instantWon', (raffleIds) => this.draws.instantWonCounts(raffleIds));
   }
 
   async proof(raffleId: string): Promise<DrawProofDto> {
     const state = await this.draws.drawState(raffleId);
     if (!state) throw AppException.notFound('Raffle');
-    return toProofDto(state, state.is_drawn ? await this.draws.winnersOf(raffleId) : []);
+    if (!state.is_drawn) return toProofDto(state, [], []);
+    return toProofDto(state, await this.draws.winnersOf(raffleId), await this.draws.instantTickets(raffleId));
   }
 
   /** The ticket list, once published at the close (404 before: nothing is committed yet). */

@@ -42,7 +42,15 @@ export class DrawProofDto {
   @Prop(String, { nullable: true, description: 'The secret seed (hex), null until the draw.' })
   seed!: string | null;
   @Prop([ProofWinnerDto]) winners!: ProofWinnerDto[];
-  @Prop([ProofInstantWinDto], { description: 'Empty until the draw reveals the seed.' })
+  @Prop('integer', {
+    nullable: true,
+    description: 'Instant-win tickets were drawn over 1..this (the tickets available at publication).',
+  })
+  instant_win_total!: number | null;
+  @Prop([ProofInstantWinDto], {
+    description:
+      'Every instant-win ticket fixed at publication, in ticket order; empty until the draw reveals the seed.',
+  })
   instant_wins!: ProofInstantWinDto[];
 }
 

@@ -1,12 +1,13 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { DrawsRepository } from '../draws.repository.js';
+import { InstantWinsService } from '../instant-wins.service.js';
 import { TicketListService } from '../ticket-list.service.js';
 
 /**
  * Closes raffles whose end date passed or that sold out, and publishes the ticket list of every closed
  * raffle still without one (every five minutes, and `POST /admin/jobs/raffles.close/run`). The draw stays
- * an admin's act. Answers how many raffles it closed.
+ * an admin's act. It also finds instant wins whose check was lost. Answers how many raffles it closed.
  */
 @Injectable()
 export class CloseRafflesJob implements OnModuleInit {
@@ -14,6 +15,7 @@ export class CloseRafflesJob implements OnModuleInit {
     private readonly jobs: JobQueue,
     private readonly draws: DrawsRepository,
     private readonly tickets: TicketListService,
+    private readonly instantWins: InstantWinsService,
   ) {}
 
   onModuleInit(): void {
@@ -27,6 +29,7 @@ export class CloseRafflesJob implements OnModuleInit {
   async run(now: Date): Promise<number> {
     const closed = await this.draws.closeDue(now);
     for (const id of await this.draws.unpublishedLists()) await this.tickets.publish(id);
+    await this.instantWins.sweep();
     return closed.length;
   }
 }

@@ -1,9 +1,18 @@
 import { type MigrationInterface, type QueryRunner } from 'typeorm';
 
-export class Draws1795578461820 implements MigrationInterface {
-  name = 'Draws1795578461820';
+export class Draws1795579744530 implements MigrationInterface {
+  name = 'Draws1795579744530';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+            CREATE TABLE "raffle_instant_tickets" (
+                "raffle_id" uuid NOT NULL,
+                "ticket" integer NOT NULL,
+                "prize" character varying(200) NOT NULL,
+                "entry_id" uuid,
+                CONSTRAINT "PK_66da7815fca3ce0c9c4f878a9bb" PRIMARY KEY ("raffle_id", "ticket")
+            )
+        `);
     await queryRunner.query(`
             CREATE TABLE "raffle_winners" (
                 "id" uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -49,9 +58,23 @@ export class Draws1795578461820 implements MigrationInterface {
             ALTER TABLE "raffles"
             ADD "draw_beacon" character varying(200)
         `);
+    await queryRunner.query(`
+            ALTER TABLE "raffles"
+            ADD "instant_wins" jsonb NOT NULL DEFAULT '[]'
+        `);
+    await queryRunner.query(`
+            ALTER TABLE "raffles"
+            ADD "instant_win_total" integer
+        `);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+            ALTER TABLE "raffles" DROP COLUMN "instant_win_total"
+        `);
+    await queryRunner.query(`
+            ALTER TABLE "raffles" DROP COLUMN "instant_wins"
+        `);
     await queryRunner.query(`
             ALTER TABLE "raffles" DROP COLUMN "draw_beacon"
         `);
@@ -72,6 +95,9 @@ export class Draws1795578461820 implements MigrationInterface {
         `);
     await queryRunner.query(`
             DROP TABLE "raffle_winners"
+        `);
+    await queryRunner.query(`
+            DROP TABLE "raffle_instant_tickets"
         `);
   }
 }
