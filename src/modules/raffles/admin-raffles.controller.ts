@@ -102,7 +102,7 @@ export class AdminRafflesController {
       'Switches it on and commits the draw: a secret seed is drawn and its sha256 published as `draw_seed_hash`.',
   })
   @ApiOkResponse({ type: RaffleDto })
-  @ApiErrors(404, 'NOT_DRAFT', 'ENDS_IN_PAST')
+  @ApiErrors(404, 'NOT_DRAFT', 'ENDS_IN_PAST', 'INSTANT_WINS_EXCEED_TICKETS')
   publishRaffle(
     @CurrentUser() actor: AuthUser,
     @CurrentSite() siteId: string,
