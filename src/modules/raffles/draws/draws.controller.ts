@@ -3,6 +3,7 @@ import { Controller, Get, Param, Post, StreamableFile } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentUser, Public } from '#app/common/auth/auth.decorators.js';
+import { Idempotent } from '#app/common/idempotency/idempotency.decorator.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { RaffleWinnerNestedDto } from '#app/modules/raffles/dto/raffle.dto.js';
@@ -73,6 +74,7 @@ export class DrawsController {
 
   @Post('winners/:winner_id/claim')
   @Auth('user')
+  @Idempotent()
   @ApiOperation({
     summary: 'Claim a prize you won',
     description: 'Sets `claimed` and `claimed_at` once; another user’s prize answers 404.',
