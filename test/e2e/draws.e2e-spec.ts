@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type CheckedEntry, InstantWinsService } from '#app/modules/raffles/draws/instant-wins.service.js';
+import { runIntegrityChecks } from '#app/infra/database/integrity/check-integrity.js';
 import { api } from '../support/api';
 import { makeUser, type MadeUser } from '../support/factories';
 import { mailJobsTo } from '../support/mail';
@@ -485,5 +486,19 @@ describe('draws anyone can verify (issue 13)', () => {
       expect(run.out).toMatch(/FAIL seed/);
       expect(run.code).toBe(1);
     });
+  });
+
+  it('leaves every prize held by the entry that holds its ticket (check:integrity)', async () => {
+    const outcomes = await runIntegrityChecks(<R>(sql: string) => w.t.db.query<R[]>(sql), w.site);
+    expect(outcomes.filter((o) => o.violations).map((o) => o.check.name)).toEqual([]);
+    // And the check sees a forged winner.
+    const [winner] = await w.t.db.query<Array<{ id: string; ticket: number }>>(
+      `SELECT id, ticket FROM raffle_winners WHERE site_id = $1 AND giveaway = 'draw' LIMIT 1`,
+      [w.site],
+    );
+    await w.t.db.query(`UPDATE raffle_winners SET ticket = ticket + 100000 WHERE id = $1`, [winner.id]);
+    const forged = await runIntegrityChecks(<R>(sql: string) => w.t.db.query<R[]>(sql), w.site);
+    expect(forged.filter((o) => o.violations).map((o) => o.check.name)).toEqual(['prizes_won_fairly']);
+    await w.t.db.query(`UPDATE raffle_winners SET ticket = $2 WHERE id = $1`, [winner.id, winner.ticket]);
   });
 });
