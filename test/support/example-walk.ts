@@ -285,6 +285,18 @@ export const WALK: WalkStep[] = [
   },
   { operationId: 'logout', as: 'none', body: (v) => ({ refresh_token: v.userRefresh }) },
 
+  // The raffle closes (its ticket list published) and is drawn; the proof shows the revealed seed.
+  { operationId: 'closeRaffle', as: 'admin', params: (v) => ({ id: v.raffleId }) },
+  {
+    operationId: 'drawRaffle',
+    as: 'admin',
+    params: (v) => ({ id: v.raffleId }),
+    keep: (answer) => {
+      if (!Array.isArray(answer.winners) || answer.winners.length !== 1)
+        throw new Error('expected one winner');
+    },
+  },
+
   // Last, the newcomer becomes an admin of the site.
   { operationId: 'setRole', as: 'admin', params: (v) => ({ id: v.userId }) },
 ];

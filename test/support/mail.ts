@@ -75,6 +75,7 @@ export const ALL_KIND_VARIABLES: Record<MailKind, MailVariables> = {
     card_url: 'https://shop.example.com/account',
   },
   subscription_cancelled: { tier_name: 'Gold', ends: '1 March 2030', refund: '£7.00' },
+  raffle_winner: { giveaway_name: 'Camper van', ticket: 42, prize: 'A camper van', instant: false },
   magic_link: { link: 'https://shop.example.com/magic-link?token=ml-123', expires_minutes: 15 },
   password_reset: { link: 'https://shop.example.com/password-reset?token=pr-123', expires_minutes: 60 },
   password_set: { link: 'https://shop.example.com/password-set?token=ps-123', expires_minutes: 60 },
@@ -111,6 +112,7 @@ export const ALL_KIND_SUBJECTS: Record<MailKind, RegExp> = {
   subscription_payment_failed:
     /^We could not take your Gold membership payment$|could not take your Gold payment/,
   subscription_cancelled: /^Your Gold membership is cancelled$/,
+  raffle_winner: /^You won Camper van!$/,
   magic_link: /sign-in link/,
   password_reset: /^Reset your .+ password$/,
   password_set: /^Set your .+ password$/,

@@ -36,6 +36,17 @@ export const ERROR_CATALOGUE = {
     detail: 'No member of this site has that referral code: check it, or register without one.',
   },
   ALREADY_CLOSED: { status: 409, detail: 'The raffle is already closed.' },
+  ALREADY_DRAWN: { status: 409, detail: 'This raffle has already been drawn.' },
+  RAFFLE_NOT_CLOSED: { status: 409, detail: 'Only a closed raffle can be drawn: close it first.' },
+  INSTANT_WINS_EXCEED_TICKETS: {
+    status: 422,
+    detail: 'The instant-win prizes need more winning tickets than the raffle has.',
+  },
+  INSTANT_WINS_FIXED: {
+    status: 409,
+    detail: 'Instant wins are fixed at publication: they can be changed only while a draft.',
+  },
+  PRIZE_ALREADY_CLAIMED: { status: 409, detail: 'This prize has already been claimed.' },
   ALREADY_ENTERED_FREE: { status: 409, detail: 'You have already taken the free entry into this raffle.' },
   AMBIGUOUS_ITEM: {
     status: 409,

@@ -25,12 +25,19 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   {
     name: 'admin: raffles',
     description:
-      'Create a raffle as a draft, change it, publish it (commits the draw seed), close it, add postal entries.',
+      'Create a raffle as a draft, change it, publish it (commits the draw seed), close it (publishes its ' +
+      'ticket list), add postal entries, draw it, see the prizes not claimed yet.',
   },
   {
     name: 'raffles',
     description:
       'Published raffles as the public sees them (by id or item_id), and the server’s price for an order.',
+  },
+  {
+    name: 'draws',
+    description:
+      'Check a draw: its proof (seed committed at publication, ticket list hash at the close, seed revealed at ' +
+      'the draw) and its ticket list; the winners by first name and county; a winner claims the prize.',
   },
   {
     name: 'raffle entries',

@@ -1,3 +1,5 @@
+import { RaffleInstantTicket } from '#app/modules/raffles/draws/entities/raffle-instant-ticket.entity.js';
+import { RaffleWinner } from '#app/modules/raffles/draws/entities/raffle-winner.entity.js';
 import { BonusCredits } from '#app/modules/gaming/entities/bonus-credits.entity.js';
 import { SpinClaim } from '#app/modules/gaming/entities/spin-claim.entity.js';
 import { SecretsKeyCheck } from '#app/infra/crypto/secrets-key-check.entity.js';
@@ -57,4 +59,6 @@ export const ENTITIES = [
   InboundEvent,
   SpinClaim,
   BonusCredits,
+  RaffleWinner,
+  RaffleInstantTicket,
 ];

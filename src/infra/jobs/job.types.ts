@@ -29,6 +29,8 @@ export interface JobMap {
   'inbound.process': { inbound_event_id: string };
   /** Asks the gateways about open payments no event has settled. */
   'payments.reconcile': Record<string, never>;
+  /** Closes raffles past their end or sold out and publishes their ticket lists (`raffles.close`). */
+  'raffles.close': Record<string, never>;
 }
 
 export type JobName = keyof JobMap;
@@ -50,4 +52,5 @@ export const JOB_NAMES: JobName[] = [
   'subscriptions.expiries',
   'subscriptions.reminders',
   'subscriptions.delete-schedule',
+  'raffles.close',
 ];

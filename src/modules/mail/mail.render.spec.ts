@@ -49,6 +49,11 @@ const CASES: Record<MailKind, { vars: MailVariables; subject: RegExp; mustSay: s
     subject: /Gold membership is cancelled/,
     mustSay: ['1 March 2030', '£7.00 is being refunded'],
   },
+  raffle_winner: {
+    vars: { giveaway_name: 'Camper van', ticket: 42, prize: 'A fitted camper van', instant: false },
+    subject: /You won Camper van!/,
+    mustSay: ['Ticket 42 won in Camper van', 'A fitted camper van'],
+  },
   password_reset: {
     vars: { link: LINK, expires_minutes: 60 },
     subject: /Reset your Shop password/,

@@ -14,7 +14,7 @@ export type SiteMailKind = (typeof MAIL_KINDS)[number];
 
 /**
  * Every kind the service sends: the spec's eight, and ours — a paid order refunded because it could not
- * be entered; a membership started, about to renew, whose charge failed, or cancelled.
+ * be entered; a membership started, about to renew, whose charge failed, or cancelled; a raffle won.
  */
 export const ALL_MAIL_KINDS = [
   ...MAIL_KINDS,
@@ -23,6 +23,7 @@ export const ALL_MAIL_KINDS = [
   'subscription_reminder',
   'subscription_payment_failed',
   'subscription_cancelled',
+  'raffle_winner',
 ] as const;
 export type MailKind = (typeof ALL_MAIL_KINDS)[number];
 

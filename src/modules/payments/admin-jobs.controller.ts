@@ -23,7 +23,7 @@ export class AdminJobsController {
   @ApiOperation({ summary: 'Run a scheduled job now' })
   @ApiParam({
     name: 'name',
-    enum: ['reconciliation', 'renewals', 'expiries', 'reminders'],
+    enum: ['reconciliation', 'renewals', 'expiries', 'reminders', 'raffles.close'],
     description: 'A job that has not arrived yet with its feature answers 404.',
   })
   @ApiOkResponse({ type: JobRunDto })

@@ -82,6 +82,7 @@ export class AdminRafflesController {
     'ITEM_ID_TAKEN',
     { code: 'NOT_PUBLISHED', detail: 'A draft is switched on by publishing it.' },
     'TOTAL_BELOW_SOLD',
+    'INSTANT_WINS_FIXED',
   )
   updateRaffle(
     @CurrentUser() actor: AuthUser,
@@ -101,7 +102,7 @@ export class AdminRafflesController {
       'Switches it on and commits the draw: a secret seed is drawn and its sha256 published as `draw_seed_hash`.',
   })
   @ApiOkResponse({ type: RaffleDto })
-  @ApiErrors(404, 'NOT_DRAFT', 'ENDS_IN_PAST')
+  @ApiErrors(404, 'NOT_DRAFT', 'ENDS_IN_PAST', 'INSTANT_WINS_EXCEED_TICKETS')
   publishRaffle(
     @CurrentUser() actor: AuthUser,
     @CurrentSite() siteId: string,

@@ -8,6 +8,8 @@ import { SitesService } from '#app/modules/sites/sites.service.js';
 import type { CreateRaffleDto, UpdateRaffleDto } from './dto/raffle-input.dto.js';
 import type { RaffleDto } from './dto/raffle.dto.js';
 import type { Raffle } from './entities/raffle.entity.js';
+import { InstantWinsService } from './draws/instant-wins.service.js';
+import { TicketListService } from './draws/ticket-list.service.js';
 import { PricingError } from './pricing.rules.js';
 import { newRaffle, raffleChanges } from './raffle-input.rules.js';
 import { isDuplicateItem, RafflesRepository } from './raffles.repository.js';
@@ -47,6 +49,8 @@ export class RaffleAdminService {
     private readonly reader: RafflesService,
     private readonly sites: SitesService,
     private readonly tx: TransactionRunner,
+    private readonly tickets: TicketListService,
+    private readonly instantWins: InstantWinsService,
   ) {}
 
   async create(actor: AuthUser, siteId: string, body: CreateRaffleDto): Promise<RaffleDto> {
@@ -71,6 +75,11 @@ export class RaffleAdminService {
     const row = await this.tx.run(async (manager) => {
       const current = await this.raffles.lockById(id, manager);
       if (!current || !this.mayManage(actor, siteId, current)) throw AppException.notFound('Raffle');
+      if (body.instant_wins !== undefined && !current.draft)
+        throw AppException.conflict(
+          'INSTANT_WINS_FIXED',
+          'Instant wins are fixed at publication: they can be changed only while a draft.',
+        );
       if (body.active !== undefined && current.draft)
         throw AppException.conflict('NOT_PUBLISHED', 'A draft is switched on by publishing it.');
       const changes = validated(
@@ -101,18 +110,24 @@ export class RaffleAdminService {
     const refused = publishRefusal(raffle, new Date());
     if (refused) throw refusal(refused);
     const { seed, hash } = newDrawSeed();
-    if (!(await this.raffles.publish(id, seed, hash, new Date())))
-      throw AppException.conflict('NOT_DRAFT', 'Only a draft can be published.');
+    await this.tx.run(async () => {
+      if (!(await this.raffles.publish(id, seed, hash, new Date())))
+        throw AppException.conflict('NOT_DRAFT', 'Only a draft can be published.');
+      // Instant-win tickets are fixed now, from the seed just committed (DESIGN §6).
+      await this.instantWins.fix(raffle, seed);
+    });
     return this.reader.presentOne(await this.require(actor, siteId, id), 'admin');
   }
 
-  /** published → closed: no more entries; the draw can follow. */
+  /** published → closed: no more entries; the ticket list and its hash are published; the draw can follow. */
   async close(actor: AuthUser, siteId: string, id: string): Promise<RaffleDto> {
     const raffle = await this.require(actor, siteId, id);
     const refused = closeRefusal(raffle);
     if (refused) throw refusal(refused);
     if (!(await this.raffles.close(id, new Date())))
       throw AppException.conflict('ALREADY_CLOSED', 'The raffle is already closed.');
+    // After the close commits no entry can take a ticket, so the list is final (DESIGN §6 step 2).
+    await this.tickets.publish(id);
     return this.reader.presentOne(await this.require(actor, siteId, id), 'admin');
   }
 

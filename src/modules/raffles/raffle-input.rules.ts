@@ -66,6 +66,13 @@ function mergeParams(current: MailerEmailParams, sent: object): MailerEmailParam
   return Object.fromEntries(merged);
 }
 
+/** Instant-win prizes as stored: just the prize and its count. */
+function instantWinsOf(
+  sent: Array<{ prize: string; count: number }>,
+): Array<{ prize: string; count: number }> {
+  return sent.map((w) => ({ prize: w.prize.trim(), count: w.count }));
+}
+
 /** The stored shape of a new draft. `id` is chosen here so `item_id` can default to it. */
 export function newRaffle(id: string, siteId: string, createdBy: string, body: CreateRaffleDto): NewRaffle {
   const priceCents = toMinorUnits(body.price_display);
@@ -98,6 +105,7 @@ export function newRaffle(id: string, siteId: string, createdBy: string, body: C
     discount_tiers: tiersOf(body.discount_tiers ?? []),
     upsells: normalizeUpsells(priceCents, body.upsells ?? []),
     mailer_email_params: mergeParams({}, body.mailer_email_params ?? {}),
+    instant_wins: instantWinsOf(body.instant_wins ?? []),
     created_by: createdBy,
   };
 }
@@ -117,6 +125,7 @@ export function raffleChanges(current: Raffle, body: UpdateRaffleDto): Partial<R
   if (body.discount_tiers != null) out.discount_tiers = tiersOf(body.discount_tiers);
   if (body.upsells != null || out.price_cents !== undefined)
     out.upsells = normalizeUpsells(out.price_cents ?? current.price_cents, body.upsells ?? current.upsells);
+  if (body.instant_wins != null) out.instant_wins = instantWinsOf(body.instant_wins);
   if (body.mailer_email_params != null)
     out.mailer_email_params = mergeParams(current.mailer_email_params, body.mailer_email_params);
   return out;

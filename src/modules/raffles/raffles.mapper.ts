@@ -37,6 +37,8 @@ export const MAILER_PARAM_KEYS = [
 export interface RaffleRelations {
   entries: RaffleEntryNestedDto[];
   winners: RaffleWinnerNestedDto[];
+  /** Instant-win tickets won so far, by prize. */
+  instantWon: Map<string, number>;
 }
 
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
@@ -125,6 +127,11 @@ export function toRaffleDto(r: Raffle, now: Date, relations: RaffleRelations): R
     draw_seed_hash: r.draw_seed_hash,
     entries: relations.entries,
     winners: relations.winners,
+    instant_wins: r.instant_wins.map((w) => ({
+      prize: w.prize,
+      count: w.count,
+      left: Math.max(0, w.count - (relations.instantWon.get(w.prize) ?? 0)),
+    })),
   };
 }
 

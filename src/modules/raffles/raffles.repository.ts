@@ -5,7 +5,16 @@ import { Raffle } from './entities/raffle.entity.js';
 
 export type NewRaffle = Omit<
   Raffle,
-  'created_at' | 'updated_at' | 'draw_seed' | 'draw_seed_hash' | 'current_entries' | 'entries_purchased'
+  | 'created_at'
+  | 'updated_at'
+  | 'draw_seed'
+  | 'draw_seed_hash'
+  | 'current_entries'
+  | 'entries_purchased'
+  | 'ticket_list_hash'
+  | 'ticket_count'
+  | 'draw_beacon'
+  | 'instant_win_total'
 >;
 
 /** True when `error` is the database refusing a second raffle with the same item_id on a site. */

@@ -97,6 +97,23 @@ describe('raffleShapeErrors', () => {
 });
 
 describe('transitions', () => {
+  it('refuses to publish instant wins needing more tickets than the raffle has', () => {
+    const draft = { ...running({ draft: true }), total_entries_available: 5 };
+    expect(publishRefusal({ ...draft, instant_wins: [{ prize: 'A', count: 5 }] }, NOW)).toBeNull();
+    expect(
+      publishRefusal(
+        {
+          ...draft,
+          instant_wins: [
+            { prize: 'A', count: 4 },
+            { prize: 'B', count: 2 },
+          ],
+        },
+        NOW,
+      )?.code,
+    ).toBe('INSTANT_WINS_EXCEED_TICKETS');
+  });
+
   it('publishes only a draft whose end is still ahead', () => {
     expect(publishRefusal(running({ draft: true }), NOW)).toBeNull();
     expect(publishRefusal(running(), NOW)?.code).toBe('NOT_DRAFT');

@@ -75,10 +75,20 @@ export function raffleShapeErrors(r: RaffleShape): FieldError[] {
 
 export type Refusal = { status: 409 | 422; code: string; message: string } | null;
 
-export function publishRefusal(r: RaffleFlags, now: Date): Refusal {
+export function publishRefusal(
+  r: RaffleFlags & Partial<Pick<Raffle, 'instant_wins' | 'total_entries_available'>>,
+  now: Date,
+): Refusal {
   if (!r.draft) return { status: 409, code: 'NOT_DRAFT', message: 'Only a draft can be published.' };
   if (r.end_date.getTime() <= now.getTime())
     return { status: 422, code: 'ENDS_IN_PAST', message: 'The raffle’s end_date has passed.' };
+  const instant = (r.instant_wins ?? []).reduce((sum, w) => sum + w.count, 0);
+  if (r.total_entries_available !== undefined && instant > r.total_entries_available)
+    return {
+      status: 422,
+      code: 'INSTANT_WINS_EXCEED_TICKETS',
+      message: 'The instant-win prizes need more winning tickets than the raffle has.',
+    };
   return null;
 }
 

@@ -40,6 +40,7 @@ export class RafflesService {
       toRaffleDto(r, now, {
         entries: loaded.entries.get(r.id) ?? [],
         winners: loaded.winners.get(r.id) ?? [],
+        instantWon: loaded.instantWon.get(r.id) ?? new Map<string, number>(),
       }),
     );
   }

@@ -32,9 +32,13 @@ export class AccountsService implements AuthUserLookup {
   async contactsOf(
     ids: string[],
     manager?: EntityManager,
-  ): Promise<Map<string, { email: string; name: string | null; firstName: string | null }>> {
+  ): Promise<
+    Map<string, { email: string; name: string | null; firstName: string | null; county: string | null }>
+  > {
     const rows = await this.users.contactsOf(ids, manager);
-    return new Map(rows.map((r) => [r.id, { email: r.email, name: r.name, firstName: r.first_name }]));
+    return new Map(
+      rows.map((r) => [r.id, { email: r.email, name: r.name, firstName: r.first_name, county: r.county }]),
+    );
   }
 
   findByEmail(siteId: string, email: string, manager?: EntityManager): Promise<User | null> {

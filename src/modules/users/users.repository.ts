@@ -27,10 +27,18 @@ export class UsersRepository {
   async contactsOf(
     ids: string[],
     manager?: EntityManager,
-  ): Promise<Array<{ id: string; email: string; name: string | null; first_name: string | null }>> {
+  ): Promise<
+    Array<{
+      id: string;
+      email: string;
+      name: string | null;
+      first_name: string | null;
+      county: string | null;
+    }>
+  > {
     if (!ids.length) return [];
     return (manager ?? this.tx.manager).query(
-      `SELECT u.id, u.email, u.name, p.first_name FROM users u
+      `SELECT u.id, u.email, u.name, p.first_name, p.state_region AS county FROM users u
          LEFT JOIN user_profiles p ON p.user_id = u.id
         WHERE u.id = ANY($1::uuid[]) AND u.deleted_at IS NULL`,
       [ids],

@@ -138,4 +138,18 @@ export const INTEGRITY_CHECKS: IntegrityCheck[] = [
         FROM bonus_credits b LEFT JOIN won w ON w.user_id = b.user_id
        WHERE b.credits > COALESCE(w.credits, 0) OR COALESCE(w.rewards, 0) > 1`,
   },
+  {
+    name: 'prizes_won_fairly',
+    promise:
+      'every winner holds the winning ticket in its entry of that raffle, and an instant prize is won once, by the entry covering its ticket',
+    sql: `
+      SELECT w.site_id, w.id AS winner_id, w.raffle_id, w.giveaway, w.ticket
+        FROM raffle_winners w
+        LEFT JOIN raffle_entries e ON e.id = w.entry_id
+        LEFT JOIN raffle_instant_tickets t
+               ON w.giveaway = 'instant' AND t.raffle_id = w.raffle_id AND t.ticket = w.ticket
+       WHERE e.id IS NULL OR e.raffle_id <> w.raffle_id OR e.user_id <> w.user_id
+          OR w.ticket NOT BETWEEN e.ticket_from AND e.ticket_to
+          OR (w.giveaway = 'instant' AND (t.ticket IS NULL OR t.entry_id IS DISTINCT FROM w.entry_id))`,
+  },
 ];

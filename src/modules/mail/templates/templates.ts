@@ -37,6 +37,7 @@ export interface MailTemplate {
  *   subscription_reminder: tier_name, amount, renewal_date (its button leads to frontend_url, to cancel)
  *   subscription_payment_failed: tier_name, amount, retry_date (none: the last try failed), grace_end
  *   subscription_cancelled: tier_name, ends (when access ends), refund (formatted, when one is due)
+ *   raffle_winner: giveaway_name, ticket (the winning number), prize (what was won), instant (boolean)
  * Purchase kinds also go in BCC to the site's `email_bcc_for_purchases`.
  */
 const TICKETS =
@@ -162,5 +163,13 @@ export const TEMPLATES: Record<MailKind, MailTemplate> = {
       'Hello {{first_name}},\n\nYour {{tier_name}} membership is cancelled{{#if ends}}; it runs until ' +
       '{{ends}}{{/if}}.{{#if refund}} {{refund}} is being refunded to your card.{{/if}}\n\nThank you for being a member.',
     action: { url: '{{brand_site_url}}', label: 'Visit {{brand_name}}' },
+  },
+  raffle_winner: {
+    subject: 'You won {{giveaway_name}}!',
+    body:
+      'Hello {{first_name}},\n\nTicket {{ticket}} won{{#if instant}} an instant prize{{/if}} in {{giveaway_name}}' +
+      '{{#if prize}}: {{prize}}{{/if}}.\n\nClaim your prize in your account and we will be in touch to deliver it. ' +
+      'Anyone can check the draw with its public proof.',
+    action: { url: '{{brand_site_url}}', label: 'Claim my prize' },
   },
 };

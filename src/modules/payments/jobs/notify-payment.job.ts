@@ -6,6 +6,7 @@ import { TTL } from '#app/modules/auth/auth.rules.js';
 import { PasswordFlowsService } from '#app/modules/auth/password-flows.service.js';
 import { MailService } from '#app/modules/mail/mail.service.js';
 import type { MailKind, MailVariables } from '#app/modules/mail/mail.types.js';
+import { InstantWinsService } from '#app/modules/raffles/draws/instant-wins.service.js';
 import { entryMailVariables } from '#app/modules/raffles/entries/entry-mail.js';
 import { type PaymentMailFacts, PaymentsRepository } from '../payments.repository.js';
 
@@ -14,7 +15,8 @@ import { type PaymentMailFacts, PaymentsRepository } from '../payments.repositor
  * only enqueues this job) from one read of everything they need: `purchase_new` (with a password-set
  * link) to a buyer whose account the purchase made, else `purchase_existing`, plus `raffle_entry`; or the
  * refund notice when the order could not be entered. Purchase mails go in BCC to the site's
- * `email_bcc_for_purchases`.
+ * `email_bcc_for_purchases`. The entry's tickets are first checked for instant wins (DESIGN §6), here
+ * rather than in the sale's transaction: off the raffle's counter row, exactly once however often this runs.
  */
 @Injectable()
 export class NotifyPaymentJob implements OnModuleInit {
@@ -24,6 +26,7 @@ export class NotifyPaymentJob implements OnModuleInit {
     private readonly flows: PasswordFlowsService,
     private readonly mail: MailService,
     private readonly tx: TransactionRunner,
+    private readonly instantWins: InstantWinsService,
   ) {}
 
   onModuleInit(): void {
@@ -31,6 +34,7 @@ export class NotifyPaymentJob implements OnModuleInit {
   }
 
   async run(paymentId: string): Promise<void> {
+    await this.instantWins.checkPayment(paymentId);
     const facts = await this.payments.mailFactsOf(paymentId);
     if (!facts) return; // a guest payment without an account, or its buyer is gone
     const amount = `${formatMajor(facts.amount_cents)} ${facts.currency}`;

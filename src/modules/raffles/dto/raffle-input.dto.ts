@@ -29,6 +29,15 @@ export class DiscountTierInputDto {
   min_quantity!: number;
 }
 
+export class InstantWinInputDto {
+  @notBlank('prize')
+  @Str({ required: true, max: 200, example: '£100 voucher', description: 'What the winning ticket wins.' })
+  prize!: string;
+
+  @Int({ required: true, min: 1, max: 1000, example: 5, description: 'How many tickets win it.' })
+  count!: number;
+}
+
 export class UpsellInputDto {
   @Int({ min: 1, max: MAX_TICKETS, example: 10, description: 'Tickets in the bundle.' })
   quantity?: number;
@@ -176,6 +185,14 @@ export class CreateRaffleDto {
 
   @Nested(() => MailerEmailParamsInputDto)
   mailer_email_params?: MailerEmailParamsInputDto;
+
+  @NestedArray(() => InstantWinInputDto, {
+    maxItems: 20,
+    description:
+      'Instant-win prizes: their winning tickets are drawn from the seed at publication, so they can be set ' +
+      'only while a draft. An entry whose tickets cover one wins it at once.',
+  })
+  instant_wins?: InstantWinInputDto[];
 }
 
 /** `PUT /admin/raffles/{id}`: only the fields sent change. Drafting, closing and drawing have their own routes. */

@@ -67,6 +67,14 @@ export class RaffleWinnerNestedDto {
   @Prop(Boolean) claimed!: boolean;
 }
 
+/** An instant-win prize and how many of its tickets are still to be won (DESIGN §6). */
+export class InstantWinDto {
+  @Prop(String, { example: '£100 voucher' }) prize!: string;
+  @Prop('integer', { example: 5 }) count!: number;
+  @Prop('integer', { example: 3, description: 'Not won yet: 0 once every ticket of it has been won.' })
+  left!: number;
+}
+
 const text = { nullable: true } as const;
 
 /** Raffle (spec), every field present; plus `site_id`, `tickets_left` and the draw commitment. */
@@ -143,6 +151,8 @@ export class RaffleDto {
   draw_seed_hash!: string | null;
   @Prop([RaffleEntryNestedDto]) entries!: RaffleEntryNestedDto[];
   @Prop([RaffleWinnerNestedDto]) winners!: RaffleWinnerNestedDto[];
+  @Prop([InstantWinDto], { description: 'Instant-win prizes, with how many are left (the rest are gone).' })
+  instant_wins!: InstantWinDto[];
 }
 
 /** `GET /raffles/{id}/quote`: the server's price of an order, in cents (DESIGN §6). */

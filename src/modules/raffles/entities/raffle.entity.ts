@@ -18,6 +18,12 @@ export interface Upsell {
   quantity: number;
 }
 
+/** An instant-win prize and how many tickets win it (admin, before publication; DESIGN §6). */
+export interface InstantWinPrize {
+  prize: string;
+  count: number;
+}
+
 export type MailerEmailParams = Record<string, string | boolean | null>;
 
 const numeric = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
@@ -124,4 +130,16 @@ export class Raffle extends TimestampedEntity {
    */
   @Column({ type: 'varchar', length: 64, nullable: true, select: false }) draw_seed!: string | null;
   @Column({ type: 'varchar', length: 64, nullable: true }) draw_seed_hash!: string | null;
+
+  /** sha256 (hex) of the ticket list CSV, published at the close (DESIGN §6 step 2); null until then. */
+  @Column({ type: 'varchar', length: 64, nullable: true }) ticket_list_hash!: string | null;
+  /** Tickets sold when the list was published: the draw's N. */
+  @Column({ type: 'integer', nullable: true }) ticket_count!: number | null;
+  /** The public random value given at the draw (a drand round), if any. */
+  @Column({ type: 'varchar', length: 200, nullable: true }) draw_beacon!: string | null;
+
+  /** Instant-win prizes; fixed at publication, when their winning tickets are drawn from the seed. */
+  @Column({ type: 'jsonb', default: () => "'[]'" }) instant_wins!: InstantWinPrize[];
+  /** The ticket range 1..this the instant-win tickets were drawn over (total_entries_available then). */
+  @Column({ type: 'integer', nullable: true }) instant_win_total!: number | null;
 }

@@ -7,6 +7,8 @@ export type RaffleAudience = 'public' | 'admin';
 export interface RaffleRelationReaders {
   entries: (raffleIds: string[], audience: RaffleAudience) => Promise<Map<string, RaffleEntryNestedDto[]>>;
   winners: (raffleIds: string[], audience: RaffleAudience) => Promise<Map<string, RaffleWinnerNestedDto[]>>;
+  /** Instant-win tickets won so far, per raffle and prize. */
+  instantWon: (raffleIds: string[]) => Promise<Map<string, Map<string, number>>>;
 }
 
 const none = <T>(): Promise<Map<string, T[]>> => Promise.resolve(new Map<string, T[]>());
@@ -17,7 +19,11 @@ const none = <T>(): Promise<Map<string, T[]>> => Promise.resolve(new Map<string,
  */
 @Injectable()
 export class RaffleRelationsPort {
-  private readers: RaffleRelationReaders = { entries: () => none(), winners: () => none() };
+  private readers: RaffleRelationReaders = {
+    entries: () => none(),
+    winners: () => none(),
+    instantWon: () => Promise.resolve(new Map<string, Map<string, number>>()),
+  };
 
   provide<K extends keyof RaffleRelationReaders>(kind: K, reader: RaffleRelationReaders[K]): void {
     this.readers = { ...this.readers, [kind]: reader };
@@ -30,12 +36,14 @@ export class RaffleRelationsPort {
   ): Promise<{
     entries: Map<string, RaffleEntryNestedDto[]>;
     winners: Map<string, RaffleWinnerNestedDto[]>;
+    instantWon: Map<string, Map<string, number>>;
   }> {
-    if (!raffleIds.length) return { entries: new Map(), winners: new Map() };
+    if (!raffleIds.length) return { entries: new Map(), winners: new Map(), instantWon: new Map() };
     const [entries, winners] = await Promise.all([
       this.readers.entries(raffleIds, audience),
       this.readers.winners(raffleIds, audience),
     ]);
-    return { entries, winners };
+    const instantWon = await this.readers.instantWon(raffleIds);
+    return { entries, winners, instantWon };
   }
 }

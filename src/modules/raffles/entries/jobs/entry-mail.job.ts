@@ -2,6 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { MailService } from '#app/modules/mail/mail.service.js';
 import { RafflesRepository } from '#app/modules/raffles/raffles.repository.js';
+import { InstantWinsService } from '#app/modules/raffles/draws/instant-wins.service.js';
 import { EntriesRepository } from '../entries.repository.js';
 import { entryMailVariables } from '../entry-mail.js';
 
@@ -9,7 +10,8 @@ import { entryMailVariables } from '../entry-mail.js';
  * The `raffle_entry` e-mail of an entry made by points, the free route or by post: queued in the entry's
  * transaction before its tickets were known (the counter is that transaction's last statement), composed
  * here from the entry as committed, and sent at once (one mail per job, so a retry sends it once more at
- * most, as any mail job).
+ * most, as any mail job). It first checks the entry's tickets for instant wins (exactly once, however often
+ * it runs).
  */
 @Injectable()
 export class EntryMailJob implements OnModuleInit {
@@ -18,6 +20,7 @@ export class EntryMailJob implements OnModuleInit {
     private readonly entries: EntriesRepository,
     private readonly raffles: RafflesRepository,
     private readonly mail: MailService,
+    private readonly instantWins: InstantWinsService,
   ) {}
 
   onModuleInit(): void {
@@ -31,6 +34,7 @@ export class EntryMailJob implements OnModuleInit {
   ): Promise<void> {
     const entry = await this.entries.findById(entryId);
     if (!entry) return; // gone with its raffle or user since
+    await this.instantWins.check(entry);
     const raffle = await this.raffles.findById(entry.raffle_id);
     if (!raffle) return;
     await this.mail.deliver(
