@@ -1,4 +1,4 @@
-import type { GatewayOneSettings, GatewayTwoSettings } from './gateway-config.js';
+import type { FulfilmentSettings, GatewayOneSettings, GatewayTwoSettings } from './gateway-config.js';
 
 /** The validated, defaulted configuration every part of the service reads (never `process.env`). */
 export class AppConfig {
@@ -28,6 +28,8 @@ export class AppConfig {
   readonly mailFrom!: string;
   /** The transactional e-mail provider's HTTP API (sites with `email_provider: mailer`); keys are per site. */
   readonly mailerBaseUrl!: string | undefined;
+  /** The print-on-demand provider (DESIGN §7, fulfilment); unset: paid merch orders wait for it. */
+  readonly fulfilment!: FulfilmentSettings | undefined;
   readonly jobs!: boolean;
   readonly metricsToken!: string | undefined;
   readonly trustProxy!: string;

@@ -137,6 +137,17 @@ export class EnvSchema {
   MAILER_BASE_URL?: string;
 
   @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true },
+    { message: 'FULFILMENT_BASE_URL must be an http(s) URL' },
+  )
+  FULFILMENT_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  FULFILMENT_API_KEY?: string;
+
+  @IsOptional()
   @IsIn(['on', 'off'])
   JOBS?: string;
 

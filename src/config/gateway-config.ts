@@ -26,6 +26,25 @@ export interface GatewayTwoSettings {
   readonly timeoutMs: number;
 }
 
+export interface FulfilmentSettings {
+  /** Without a trailing slash. */
+  readonly baseUrl: string;
+  /** Sent as `X-API-Key` on every call. */
+  readonly apiKey: string;
+  /** Per attempt. */
+  readonly timeoutMs: number;
+}
+
+/** `FULFILMENT_BASE_URL` and `FULFILMENT_API_KEY` together, or no fulfilment provider. */
+export function fulfilmentSettings(env: EnvSchema): FulfilmentSettings | undefined {
+  if (!env.FULFILMENT_BASE_URL || !env.FULFILMENT_API_KEY) return undefined;
+  return {
+    baseUrl: env.FULFILMENT_BASE_URL.replace(/\/+$/, ''),
+    apiKey: env.FULFILMENT_API_KEY,
+    timeoutMs: GATEWAY_TIMEOUT_MS,
+  };
+}
+
 const GATEWAYONE = [
   'GATEWAYONE_BASE_URL',
   'GATEWAYONE_ENTITY_ID',

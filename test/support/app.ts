@@ -45,6 +45,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     mailTransport: 'log',
     mailFrom: 'no-reply@example.com',
     mailerBaseUrl: undefined,
+    fulfilment: undefined,
     jobs: false,
     metricsToken: undefined,
     trustProxy: 'loopback',
