@@ -1,3 +1,6 @@
+import { MerchOrderItem } from '#app/modules/merch/entities/merch-order-item.entity.js';
+import { MerchOrder } from '#app/modules/merch/entities/merch-order.entity.js';
+import { MerchProduct } from '#app/modules/merch/entities/merch-product.entity.js';
 import { BonusCredits } from '#app/modules/gaming/entities/bonus-credits.entity.js';
 import { SpinClaim } from '#app/modules/gaming/entities/spin-claim.entity.js';
 import { SecretsKeyCheck } from '#app/infra/crypto/secrets-key-check.entity.js';
@@ -57,4 +60,7 @@ export const ENTITIES = [
   InboundEvent,
   SpinClaim,
   BonusCredits,
+  MerchProduct,
+  MerchOrder,
+  MerchOrderItem,
 ];

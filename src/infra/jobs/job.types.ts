@@ -29,6 +29,10 @@ export interface JobMap {
   'inbound.process': { inbound_event_id: string };
   /** Asks the gateways about open payments no event has settled. */
   'payments.reconcile': Record<string, never>;
+  /** Sends a paid merch order to the fulfilment provider (one idempotencyKey for every attempt). */
+  'merch.submit': { merch_order_id: string };
+  /** Re-reads a merch order at the provider after its callback, and moves its stage. */
+  'merch.sync': { merch_order_id: string };
 }
 
 export type JobName = keyof JobMap;
@@ -50,4 +54,6 @@ export const JOB_NAMES: JobName[] = [
   'subscriptions.expiries',
   'subscriptions.reminders',
   'subscriptions.delete-schedule',
+  'merch.submit',
+  'merch.sync',
 ];
