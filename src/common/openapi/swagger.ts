@@ -74,6 +74,15 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'rewards', description: 'Your points ledger.' },
   { name: 'admin: rewards', description: 'Add or remove points of a user of your site.' },
   {
+    name: 'merch',
+    description:
+      'Merchandise: the products on sale, an order priced by the server and paid on the hosted form, the fulfilment provider’s callbacks.',
+  },
+  {
+    name: 'admin: merch',
+    description: 'Merch products of a site (create, change) and its orders with their items (endpoint 10).',
+  },
+  {
     name: 'gaming',
     description:
       'The spin wheel (endpoint 19): spin without an account, then claim the result as bonus entry credits.',

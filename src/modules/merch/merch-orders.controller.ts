@@ -1,21 +1,11 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
-import { Auth, CurrentSite, CurrentUser, Public } from '#app/common/auth/auth.decorators.js';
+import { Auth, CurrentUser, Public } from '#app/common/auth/auth.decorators.js';
 import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { ApiCalledBy, ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
-import { setNextCursor } from '#app/common/pagination/pagination.js';
-import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
-import {
-  CallbackReceivedDto,
-  CreatedMerchOrderDto,
-  CreateMerchOrderDto,
-  MerchOrderDto,
-  MerchOrderListQueryDto,
-} from './dto/merch.dto.js';
-import { MerchAdminOrdersService } from './merch-admin-orders.service.js';
+import { CallbackReceivedDto, CreatedMerchOrderDto, CreateMerchOrderDto } from './dto/merch.dto.js';
 import { MerchFulfilmentService } from './merch-fulfilment.service.js';
 import { MerchOrdersService } from './merch-orders.service.js';
 
@@ -24,7 +14,6 @@ import { MerchOrdersService } from './merch-orders.service.js';
 export class MerchOrdersController {
   constructor(
     private readonly orders: MerchOrdersService,
-    private readonly admin: MerchAdminOrdersService,
     private readonly fulfilment: MerchFulfilmentService,
   ) {}
 
@@ -67,39 +56,6 @@ export class MerchOrdersController {
     @ReqMeta() meta: RequestMeta,
   ): Promise<CreatedMerchOrderDto> {
     return this.orders.create(user, body, meta);
-  }
-
-  @Get('api/admin/merch/orders')
-  @Auth('admin')
-  @ApiOperation({
-    summary: 'Merch orders of a site, newest first, with their items',
-    description:
-      'Site from `site_id`, else `X-Site-Id`, else your token’s. Filter by `status_stage`. Paged: `limit` ' +
-      '(1–100), `cursor`; the next page in `X-Next-Cursor` and `Link: rel="next"`.',
-  })
-  @ApiOkResponse({ type: [MerchOrderDto] })
-  @ApiErrors(400)
-  async listMerchOrders(
-    @CurrentSite() siteId: string,
-    @Query() query: MerchOrderListQueryDto,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<MerchOrderDto[]> {
-    const rows = await this.admin.list(siteId, query);
-    setNextCursor(res, rows, query.limit);
-    return rows;
-  }
-
-  @Get('api/admin/merch/orders/:id')
-  @Auth('admin')
-  @ApiOperation({ summary: 'One merch order with its items', description: 'Another site’s is 404.' })
-  @ApiOkResponse({ type: MerchOrderDto })
-  @ApiErrors(400, 404)
-  getMerchOrder(
-    @CurrentUser() caller: AuthUser,
-    @CurrentSite() siteId: string,
-    @Param('id', UuidParam) id: string,
-  ): Promise<MerchOrderDto> {
-    return this.admin.get(caller, siteId, id);
   }
 
   @Post('merch/fulfilment/callback/:token')

@@ -7,6 +7,7 @@ import { MerchOrderItem } from './entities/merch-order-item.entity.js';
 import { MerchOrder } from './entities/merch-order.entity.js';
 import { MerchProduct } from './entities/merch-product.entity.js';
 import { MerchJobs } from './jobs/merch.jobs.js';
+import { MerchAdminController } from './merch-admin.controller.js';
 import { MerchAdminOrdersService } from './merch-admin-orders.service.js';
 import { MerchFulfilmentService } from './merch-fulfilment.service.js';
 import { MerchOrdersController } from './merch-orders.controller.js';
@@ -27,7 +28,7 @@ import { MerchRepository } from './merch.repository.js';
     PaymentsModule,
     SitesModule,
   ],
-  controllers: [MerchProductsController, MerchOrdersController],
+  controllers: [MerchProductsController, MerchOrdersController, MerchAdminController],
   providers: [
     MerchRepository,
     MerchProductsService,
