@@ -30,6 +30,8 @@ export class AppConfig {
   readonly mailerBaseUrl!: string | undefined;
   /** The print-on-demand provider (DESIGN §7, fulfilment); unset: paid merch orders wait for it. */
   readonly fulfilment!: FulfilmentSettings | undefined;
+  /** Signs the website builder's form-submission webhooks (`POST /cms/webhook`); unset: every one is refused. */
+  readonly cmsWebhookSecret!: string | undefined;
   readonly jobs!: boolean;
   readonly metricsToken!: string | undefined;
   readonly trustProxy!: string;

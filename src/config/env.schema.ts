@@ -148,6 +148,10 @@ export class EnvSchema {
   FULFILMENT_API_KEY?: string;
 
   @IsOptional()
+  @IsString()
+  CMS_WEBHOOK_SECRET?: string;
+
+  @IsOptional()
   @IsIn(['on', 'off'])
   JOBS?: string;
 

@@ -83,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mailFrom: parsed.MAIL_FROM ?? 'no-reply@localhost',
     mailerBaseUrl: parsed.MAILER_BASE_URL?.replace(/\/+$/, ''),
     fulfilment: fulfilmentSettings(parsed),
+    cmsWebhookSecret: parsed.CMS_WEBHOOK_SECRET,
     jobs: (parsed.JOBS ?? 'on') === 'on',
     metricsToken: parsed.METRICS_TOKEN,
     trustProxy: parsed.TRUST_PROXY ?? 'loopback',

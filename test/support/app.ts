@@ -46,6 +46,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     mailFrom: 'no-reply@example.com',
     mailerBaseUrl: undefined,
     fulfilment: undefined,
+    cmsWebhookSecret: undefined,
     jobs: false,
     metricsToken: undefined,
     trustProxy: 'loopback',
