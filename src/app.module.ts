@@ -30,6 +30,7 @@ import { SandboxSiteModule } from '#app/modules/sandbox-site/sandbox-site.module
 import { SitesModule } from '#app/modules/sites/sites.module.js';
 import { SubscriptionsModule } from '#app/modules/subscriptions/subscriptions.module.js';
 import { MerchModule } from '#app/modules/merch/merch.module.js';
+import { CmsModule } from '#app/modules/cms/cms.module.js';
 import { UsersModule } from '#app/modules/users/users.module.js';
 
 /**
@@ -59,6 +60,7 @@ export class AppModule {
         HealthModule,
         SubscriptionsModule,
         MerchModule,
+        CmsModule,
         GamingModule,
         RafflesModule,
         ...(config.providers === 'sandbox' ? [SandboxModule, SandboxSiteModule] : []),

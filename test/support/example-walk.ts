@@ -144,6 +144,9 @@ export const WALK: WalkStep[] = [
   { operationId: 'updateMerchProduct', as: 'admin', params: (v) => ({ id: v.merchProductId }) },
   { operationId: 'listMerchProducts', as: 'none', params: () => ({ site_id: 'main' }) },
 
+  // A website form from last week becomes a member.
+  { operationId: 'replayCmsSubmission', as: 'admin' },
+
   // A raffle, published.
   {
     operationId: 'createRaffle',

@@ -74,6 +74,10 @@ export const ERROR_CATALOGUE = {
     status: 422,
     detail: 'Products in two currencies cannot be bought in one order.',
   },
+  SUBMISSION_WITHOUT_EMAIL: {
+    status: 422,
+    detail: 'The submission has no e-mail address to make a member of.',
+  },
   AGE_REQUIRED: { status: 422, detail: 'You must confirm that you are 18 or over.' },
   AMOUNT_MISMATCH: { status: 422, detail: 'The amount does not match the server’s price for this order.' },
   CODE_SPACE_TOO_SMALL: {

@@ -82,6 +82,11 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
     name: 'admin: merch',
     description: 'Merch products of a site (create, change) and its orders with their items (endpoint 10).',
   },
+  { name: 'cms', description: 'Form submissions from the website builder, which become members.' },
+  {
+    name: 'admin: cms',
+    description: 'Replay a website-form submission (endpoint 20): the member is made or updated once.',
+  },
   {
     name: 'gaming',
     description:

@@ -1,6 +1,7 @@
 import { MerchOrderItem } from '#app/modules/merch/entities/merch-order-item.entity.js';
 import { MerchOrder } from '#app/modules/merch/entities/merch-order.entity.js';
 import { MerchProduct } from '#app/modules/merch/entities/merch-product.entity.js';
+import { CmsSubmission } from '#app/modules/cms/entities/cms-submission.entity.js';
 import { BonusCredits } from '#app/modules/gaming/entities/bonus-credits.entity.js';
 import { SpinClaim } from '#app/modules/gaming/entities/spin-claim.entity.js';
 import { SecretsKeyCheck } from '#app/infra/crypto/secrets-key-check.entity.js';
@@ -63,4 +64,5 @@ export const ENTITIES = [
   MerchProduct,
   MerchOrder,
   MerchOrderItem,
+  CmsSubmission,
 ];

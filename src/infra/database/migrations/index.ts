@@ -11,6 +11,7 @@ import { Subscriptions1795494021948 } from './1795494021948-Subscriptions.js';
 import { RewardsEconomy1795577151536 } from './1795577151536-RewardsEconomy.js';
 import { Gaming1795577274257 } from './1795577274257-Gaming.js';
 import { Merch1795578719809 } from './1795578719809-Merch.js';
+import { Cms1795579739849 } from './1795579739849-Cms.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   RewardsEconomy1795577151536,
   Gaming1795577274257,
   Merch1795578719809,
+  Cms1795579739849,
 ];
