@@ -32,6 +32,9 @@ export class AppConfig {
   readonly fulfilment!: FulfilmentSettings | undefined;
   /** Signs the website builder's form-submission webhooks (`POST /cms/webhook`); unset: every one is refused. */
   readonly cmsWebhookSecret!: string | undefined;
+  /** The contact-list and analytics providers' HTTP APIs (keys are per site); unset: not sent. */
+  readonly contactsvcBaseUrl!: string | undefined;
+  readonly analyticsBaseUrl!: string | undefined;
   readonly jobs!: boolean;
   readonly metricsToken!: string | undefined;
   readonly trustProxy!: string;

@@ -152,6 +152,20 @@ export class EnvSchema {
   CMS_WEBHOOK_SECRET?: string;
 
   @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true },
+    { message: 'CONTACTSVC_BASE_URL must be an http(s) URL' },
+  )
+  CONTACTSVC_BASE_URL?: string;
+
+  @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true },
+    { message: 'ANALYTICS_BASE_URL must be an http(s) URL' },
+  )
+  ANALYTICS_BASE_URL?: string;
+
+  @IsOptional()
   @IsIn(['on', 'off'])
   JOBS?: string;
 

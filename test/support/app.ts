@@ -47,6 +47,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     mailerBaseUrl: undefined,
     fulfilment: undefined,
     cmsWebhookSecret: undefined,
+    contactsvcBaseUrl: undefined,
+    analyticsBaseUrl: undefined,
     jobs: false,
     metricsToken: undefined,
     trustProxy: 'loopback',

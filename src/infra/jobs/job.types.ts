@@ -33,6 +33,18 @@ export interface JobMap {
   'merch.submit': { merch_order_id: string };
   /** Re-reads a merch order at the provider after its callback, and moves its stage. */
   'merch.sync': { merch_order_id: string };
+  /** One delivery to the contact-list or analytics provider (retried; dead letters replayable by admins). */
+  'integrations.deliver': {
+    kind: 'contact_upsert' | 'contact_remove' | 'track';
+    site_id: string;
+    user_id: string;
+    /** For `contact_remove`: the address to take off (the account may be gone by then). */
+    email?: string;
+    /** For `track`: the event, its properties and its stable id (the provider drops repeats). */
+    event?: string;
+    message_id?: string;
+    properties?: Record<string, string | number | boolean | null>;
+  };
 }
 
 export type JobName = keyof JobMap;
@@ -56,4 +68,5 @@ export const JOB_NAMES: JobName[] = [
   'subscriptions.delete-schedule',
   'merch.submit',
   'merch.sync',
+  'integrations.deliver',
 ];
