@@ -31,6 +31,7 @@ import { SitesModule } from '#app/modules/sites/sites.module.js';
 import { SubscriptionsModule } from '#app/modules/subscriptions/subscriptions.module.js';
 import { MerchModule } from '#app/modules/merch/merch.module.js';
 import { CmsModule } from '#app/modules/cms/cms.module.js';
+import { IntegrationsModule } from '#app/modules/integrations/integrations.module.js';
 import { UsersModule } from '#app/modules/users/users.module.js';
 
 /**
@@ -61,6 +62,7 @@ export class AppModule {
         SubscriptionsModule,
         MerchModule,
         CmsModule,
+        IntegrationsModule,
         GamingModule,
         RafflesModule,
         ...(config.providers === 'sandbox' ? [SandboxModule, SandboxSiteModule] : []),

@@ -76,7 +76,7 @@ describe('website forms that become members (issue 14)', () => {
         submission_id: body.payload.id,
         user_created: true,
         duplicate: false,
-        actions: ['user_created', 'profile_updated', 'mail_cms_new_user'],
+        actions: ['user_created', 'profile_updated', 'mail_cms_new_user', 'contact_list_add'],
       });
       const second = await replay(body).expect(200);
       expect(second.body).toEqual({
@@ -108,7 +108,7 @@ describe('website forms that become members (issue 14)', () => {
         user_id: member.user.id,
         user_created: false,
         duplicate: false,
-        actions: ['user_found', 'profile_updated'],
+        actions: ['user_found', 'profile_updated', 'contact_list_add'],
       });
       expect((await usersWith(member.email))[0]).toMatchObject({
         first_name: 'Robin',

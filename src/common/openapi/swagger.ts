@@ -88,6 +88,11 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
     description: 'Replay a website-form submission (endpoint 20): the member is made or updated once.',
   },
   {
+    name: 'admin: integrations',
+    description:
+      'Deliveries to the contact-list and analytics providers that failed every retry: see, send again.',
+  },
+  {
     name: 'gaming',
     description:
       'The spin wheel (endpoint 19): spin without an account, then claim the result as bonus entry credits.',

@@ -18,7 +18,7 @@ export class AdminCmsController {
     summary: 'Replay a website-form submission (endpoint 20)',
     description:
       'Runs the live webhook’s processing on your site: creates or updates the member from the form (the ' +
-      'e-mail from the field typed `email`, others by name), e-mails a new member a password-set link. ' +
+      'e-mail from the field typed `email`, others by name), e-mails a new member a password-set link, queues the contact list. ' +
       'Once per `payload.id`: a repeat answers `duplicate: true` and does nothing.',
   })
   @ApiRequestExample({

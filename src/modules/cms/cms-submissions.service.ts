@@ -4,6 +4,7 @@ import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { TTL } from '#app/modules/auth/auth.rules.js';
 import { PasswordFlowsService } from '#app/modules/auth/password-flows.service.js';
+import { IntegrationsService } from '#app/modules/integrations/integrations.service.js';
 import { MailService } from '#app/modules/mail/mail.service.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
@@ -27,6 +28,7 @@ export class CmsSubmissionsService {
     private readonly activity: ActivityLogService,
     private readonly sites: SitesService,
     private readonly tx: TransactionRunner,
+    private readonly integrations: IntegrationsService,
   ) {}
 
   async process(
@@ -106,7 +108,9 @@ export class CmsSubmissionsService {
           manager,
         );
         actions.push('mail_cms_new_user');
-      }
+        await this.integrations.signedUp(siteId, user.id, 'cms');
+      } else await this.integrations.contactChanged(siteId, user.id);
+      actions.push('contact_list_add');
       this.activity.recordLater(
         {
           userId: user.id,

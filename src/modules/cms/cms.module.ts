@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuthModule } from '#app/modules/auth/auth.module.js';
+import { IntegrationsModule } from '#app/modules/integrations/integrations.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
 import { PaymentsModule } from '#app/modules/payments/payments.module.js';
 import { SitesModule } from '#app/modules/sites/sites.module.js';
@@ -20,6 +21,7 @@ import { CmsSubmission } from './entities/cms-submission.entity.js';
   imports: [
     TypeOrmModule.forFeature([CmsSubmission]),
     PaymentsModule,
+    IntegrationsModule,
     UsersModule,
     AuthModule,
     MailModule,

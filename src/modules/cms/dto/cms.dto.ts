@@ -63,7 +63,8 @@ export class SubmissionResultDto {
   @Prop(Boolean, { example: true }) user_created!: boolean;
   @Prop(Boolean, { example: false, description: 'Processed before: nothing was done again.' })
   duplicate!: boolean;
-  @Prop([String], { example: ['user_created', 'profile_updated', 'mail_cms_new_user'] }) actions!: string[];
+  @Prop([String], { example: ['user_created', 'profile_updated', 'mail_cms_new_user', 'contact_list_add'] })
+  actions!: string[];
 }
 
 export class CmsWebhookReceivedDto {
