@@ -35,6 +35,8 @@ export class AppConfig {
   /** The contact-list and analytics providers' HTTP APIs (keys are per site); unset: not sent. */
   readonly contactsvcBaseUrl!: string | undefined;
   readonly analyticsBaseUrl!: string | undefined;
+  /** The marketing-automation provider (its person id is the profile's `marketing_id`). */
+  readonly marketingBaseUrl!: string | undefined;
   readonly jobs!: boolean;
   readonly metricsToken!: string | undefined;
   readonly trustProxy!: string;

@@ -166,6 +166,13 @@ export class EnvSchema {
   ANALYTICS_BASE_URL?: string;
 
   @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true },
+    { message: 'MARKETING_BASE_URL must be an http(s) URL' },
+  )
+  MARKETING_BASE_URL?: string;
+
+  @IsOptional()
   @IsIn(['on', 'off'])
   JOBS?: string;
 

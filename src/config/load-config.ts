@@ -86,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     cmsWebhookSecret: parsed.CMS_WEBHOOK_SECRET,
     contactsvcBaseUrl: parsed.CONTACTSVC_BASE_URL?.replace(/\/+$/, ''),
     analyticsBaseUrl: parsed.ANALYTICS_BASE_URL?.replace(/\/+$/, ''),
+    marketingBaseUrl: parsed.MARKETING_BASE_URL?.replace(/\/+$/, ''),
     jobs: (parsed.JOBS ?? 'on') === 'on',
     metricsToken: parsed.METRICS_TOKEN,
     trustProxy: parsed.TRUST_PROXY ?? 'loopback',

@@ -2,7 +2,11 @@ import { randomBytes } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { FakeAnalytics, FakeContactSvc } from '#app/infra/providers/integrations/fake/fake-integrations.js';
+import {
+  FakeAnalytics,
+  FakeContactSvc,
+  FakeMarketing,
+} from '#app/infra/providers/integrations/fake/fake-integrations.js';
 import { api } from '../support/api';
 import { makeUser } from '../support/factories';
 import { makeDue } from '../support/mail';
@@ -23,16 +27,22 @@ describe('contact list and analytics kept in step through outages (issue 14)', (
   let server: Server;
   const contacts = new FakeContactSvc(CONTACT_KEY);
   const analytics = new FakeAnalytics(ANALYTICS_KEY);
+  const marketing = new FakeMarketing(CONTACT_KEY);
 
   beforeAll(async () => {
     const app = express();
     app.use('/contactsvc', contacts.router);
     app.use('/analytics', analytics.router);
+    app.use('/marketing', marketing.router);
     server = app.listen(0, '127.0.0.1');
     await new Promise<void>((resolve) => server.once('listening', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     w = await startPaymentsWorld({
-      config: { contactsvcBaseUrl: `${url}/contactsvc`, analyticsBaseUrl: `${url}/analytics` },
+      config: {
+        contactsvcBaseUrl: `${url}/contactsvc`,
+        analyticsBaseUrl: `${url}/analytics`,
+        marketingBaseUrl: `${url}/marketing`,
+      },
     });
     await api(w.t.app)
       .as(w.admin.token)
@@ -51,6 +61,7 @@ describe('contact list and analytics kept in step through outages (issue 14)', (
   beforeEach(() => {
     contacts.resetControls();
     analytics.resetControls();
+    marketing.resetControls();
   });
 
   const jobs = (state: string) =>
@@ -81,20 +92,30 @@ describe('contact list and analytics kept in step through outages (issue 14)', (
   it('a sign-up during an outage answers at once; once the providers are back each delivery arrives once', async () => {
     contacts.goDown();
     analytics.goDown('reset');
+    marketing.goDown();
     const email = `signup-${randomBytes(3).toString('hex')}@example.com`;
     const started = Date.now();
     const { user } = await register(email);
     expect(Date.now() - started).toBeLessThan(2_000);
     await w.t.drain();
-    expect(await jobs('retry')).toHaveLength(2);
+    expect(await jobs('retry')).toHaveLength(3);
     expect(contacts.contacts.has(email)).toBe(false);
     contacts.comeUp();
     analytics.comeUp();
+    marketing.comeUp();
     await retryAll();
     await retryAll();
     expect(contacts.contacts.get(email)).toMatchObject({ listIds: [42], writes: 1 });
     expect(analytics.events.get(`signup:${user.id}`)).toMatchObject({ event: 'Signed Up', userId: user.id });
     expect(await jobs('retry')).toHaveLength(0);
+    // Marketing automation knows the member once, and the profile keeps its id there.
+    const person = marketing.people.get(email);
+    expect(person).toMatchObject({ externalId: user.id, identifies: 1 });
+    const [profile] = await w.t.db.query<Array<{ marketing_id: string }>>(
+      `SELECT marketing_id FROM user_profiles WHERE user_id = $1`,
+      [user.id],
+    );
+    expect(profile.marketing_id).toBe(person?.id);
   });
 
   it('a purchase updates the contact and sends one Order Completed event', async () => {

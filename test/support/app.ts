@@ -49,6 +49,7 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     cmsWebhookSecret: undefined,
     contactsvcBaseUrl: undefined,
     analyticsBaseUrl: undefined,
+    marketingBaseUrl: undefined,
     jobs: false,
     metricsToken: undefined,
     trustProxy: 'loopback',

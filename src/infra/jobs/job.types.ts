@@ -35,7 +35,7 @@ export interface JobMap {
   'merch.sync': { merch_order_id: string };
   /** One delivery to the contact-list or analytics provider (retried; dead letters replayable by admins). */
   'integrations.deliver': {
-    kind: 'contact_upsert' | 'contact_remove' | 'track';
+    kind: 'contact_upsert' | 'contact_remove' | 'track' | 'marketing_identify';
     site_id: string;
     user_id: string;
     /** For `contact_remove`: the address to take off (the account may be gone by then). */

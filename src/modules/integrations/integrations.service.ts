@@ -23,7 +23,10 @@ export class IntegrationsService implements OnModuleInit {
     this.signups.listen((s) => this.signedUp(s.siteId, s.userId, 'register'));
     this.signups.onConsent((c) =>
       c.marketingConsent
-        ? this.queue([{ kind: 'contact_upsert', site_id: c.siteId, user_id: c.userId }])
+        ? this.queue([
+            { kind: 'contact_upsert', site_id: c.siteId, user_id: c.userId },
+            { kind: 'marketing_identify', site_id: c.siteId, user_id: c.userId },
+          ])
         : this.queue([{ kind: 'contact_remove', site_id: c.siteId, user_id: c.userId, email: c.email }]),
     );
     this.payments.listen({ succeeded: (p) => this.purchased(p) });
@@ -33,6 +36,7 @@ export class IntegrationsService implements OnModuleInit {
   signedUp(siteId: string, userId: string, source: string): Promise<void> {
     return this.queue([
       { kind: 'contact_upsert', site_id: siteId, user_id: userId },
+      { kind: 'marketing_identify', site_id: siteId, user_id: userId },
       {
         kind: 'track',
         site_id: siteId,

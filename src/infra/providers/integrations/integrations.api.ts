@@ -29,7 +29,8 @@ export interface AnalyticsEvent {
 @Injectable()
 export class IntegrationsApi {
   constructor(
-    @Inject(AppConfig) private readonly config: Pick<AppConfig, 'contactsvcBaseUrl' | 'analyticsBaseUrl'>,
+    @Inject(AppConfig)
+    private readonly config: Pick<AppConfig, 'contactsvcBaseUrl' | 'analyticsBaseUrl' | 'marketingBaseUrl'>,
   ) {}
 
   get contactsConfigured(): boolean {
@@ -38,6 +39,36 @@ export class IntegrationsApi {
 
   get analyticsConfigured(): boolean {
     return this.config.analyticsBaseUrl !== undefined;
+  }
+
+  get marketingConfigured(): boolean {
+    return this.config.marketingBaseUrl !== undefined;
+  }
+
+  /**
+   * Marketing automation (Brevo-automation-like, same account and key as the contact list):
+   * `POST /v2/identify` `{email, externalId, attributes}` → `{id}`, the person's id there (the same id for
+   * the same e-mail: identifying again is harmless).
+   */
+  async identify(apiKey: string, person: Contact & { externalId: string }): Promise<string> {
+    const http = this.http('marketing', this.config.marketingBaseUrl, { 'ma-key': apiKey }, apiKey);
+    const res = await http.send({
+      method: 'POST',
+      path: '/v2/identify',
+      json: {
+        email: person.email,
+        externalId: person.externalId,
+        attributes: { FIRSTNAME: person.firstName, LASTNAME: person.lastName },
+      },
+    });
+    const id = res.body?.id;
+    if (res.status >= 300 || (typeof id !== 'string' && typeof id !== 'number'))
+      throw http.error(
+        res.status >= 500 || res.status < 300 ? 'unavailable' : 'rejected',
+        `POST /v2/identify answered ${res.status}`,
+        res.status,
+      );
+    return String(id);
   }
 
   async upsertContact(apiKey: string, listId: string | null, contact: Contact): Promise<void> {

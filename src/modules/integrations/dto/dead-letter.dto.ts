@@ -3,7 +3,10 @@ import { Prop } from '#app/common/validation/fields.js';
 /** A delivery to a provider that failed every retry. */
 export class DeadLetterDto {
   @Prop(String, { format: 'uuid' }) id!: string;
-  @Prop(String, { example: 'contact_upsert', enum: ['contact_upsert', 'contact_remove', 'track'] } as never)
+  @Prop(String, {
+    example: 'contact_upsert',
+    enum: ['contact_upsert', 'contact_remove', 'track', 'marketing_identify'],
+  } as never)
   kind!: string;
   @Prop(String, { example: 'main' }) site_id!: string;
   @Prop(String, { format: 'uuid' }) user_id!: string;

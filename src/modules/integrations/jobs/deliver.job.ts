@@ -41,14 +41,28 @@ export class DeliverJob implements OnModuleInit {
       });
       return;
     }
-    const key = this.api.contactsConfigured ? this.sites.readSecret(site, 'contactsvc_api_key') : null;
+    // The contact list and marketing automation are one account at the provider: the contactsvc key.
+    const key = this.sites.readSecret(site, 'contactsvc_api_key');
     if (!key) return;
+    if (data.kind !== 'marketing_identify' && !this.api.contactsConfigured) return;
     if (data.kind === 'contact_remove') {
       if (data.email) await this.api.removeContact(key, data.email);
       return;
     }
     const user = await this.accounts.findById(data.user_id);
     if (!user) return;
+    if (data.kind === 'marketing_identify') {
+      if (!this.api.marketingConfigured || !user.marketing_consent) return;
+      const marketingId = await this.api.identify(key, {
+        email: user.email,
+        externalId: user.id,
+        firstName: user.profile?.first_name ?? null,
+        lastName: user.profile?.last_name ?? null,
+      });
+      if (user.profile?.marketing_id !== marketingId)
+        await this.accounts.updateProfile(user.id, { marketing_id: marketingId });
+      return;
+    }
     // Only members who accept marketing go on the list.
     if (!user.marketing_consent) {
       this.logger.debug({ user_id: user.id }, 'no marketing consent: not on the contact list');

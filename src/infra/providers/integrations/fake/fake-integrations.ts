@@ -76,3 +76,34 @@ export class FakeAnalytics extends FakeGateway {
     await this.reply(res, 200, { success: true });
   }
 }
+
+/** A marketing-automation provider: one person per e-mail, identified by a stable id. */
+export class FakeMarketing extends FakeGateway {
+  readonly people = new Map<string, { id: string; externalId: string; identifies: number }>();
+  readonly router: Router;
+
+  constructor(private readonly apiKey: string) {
+    super();
+    const router = this.newRouter();
+    router.post(
+      '/v2/identify',
+      this.gate,
+      handle((req, res) => this.identify(req, res)),
+    );
+    this.router = router;
+  }
+
+  private async identify(req: Request, res: Response): Promise<void> {
+    if (req.headers['ma-key'] !== this.apiKey) return this.reply(res, 401, { code: 'unauthorized' });
+    const body = req.body as { email?: string; externalId?: string };
+    if (!body.email) return this.reply(res, 400, { code: 'invalid_parameter' });
+    const existing = this.people.get(body.email);
+    const person = {
+      id: existing?.id ?? `mkt_${this.people.size + 1}`,
+      externalId: body.externalId ?? '',
+      identifies: (existing?.identifies ?? 0) + 1,
+    };
+    this.people.set(body.email, person);
+    await this.reply(res, 200, { id: person.id });
+  }
+}
