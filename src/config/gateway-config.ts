@@ -35,8 +35,20 @@ export interface FulfilmentSettings {
   readonly timeoutMs: number;
 }
 
-/** `FULFILMENT_BASE_URL` and `FULFILMENT_API_KEY` together, or no fulfilment provider. */
-export function fulfilmentSettings(env: EnvSchema): FulfilmentSettings | undefined {
+/**
+ * `FULFILMENT_BASE_URL` and `FULFILMENT_API_KEY` together, or no fulfilment provider; the sandbox mounts
+ * its own fake (explicit values still win).
+ */
+export function fulfilmentSettings(
+  env: EnvSchema,
+  context: { providers: 'sandbox' | 'live'; publicBaseUrl: string },
+): FulfilmentSettings | undefined {
+  if (context.providers === 'sandbox')
+    return {
+      baseUrl: (env.FULFILMENT_BASE_URL ?? `${context.publicBaseUrl}/sandbox/fulfilment`).replace(/\/+$/, ''),
+      apiKey: env.FULFILMENT_API_KEY ?? SANDBOX_CREDENTIALS.fulfilmentApiKey,
+      timeoutMs: GATEWAY_TIMEOUT_MS,
+    };
   if (!env.FULFILMENT_BASE_URL || !env.FULFILMENT_API_KEY) return undefined;
   return {
     baseUrl: env.FULFILMENT_BASE_URL.replace(/\/+$/, ''),
@@ -58,6 +70,7 @@ export const SANDBOX_CREDENTIALS = {
   gatewayOneEntityId: 'sandbox-entity',
   gatewayOneAccessToken: 'sandbox-gatewayone-access-token',
   gatewayTwoSecretKey: 'sandbox-gatewaytwo-secret-key',
+  fulfilmentApiKey: 'sandbox-fulfilment-api-key',
 } as const;
 
 /**

@@ -82,7 +82,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mailTransport: parsed.MAIL_TRANSPORT ?? 'log',
     mailFrom: parsed.MAIL_FROM ?? 'no-reply@localhost',
     mailerBaseUrl: parsed.MAILER_BASE_URL?.replace(/\/+$/, ''),
-    fulfilment: fulfilmentSettings(parsed),
+    fulfilment: fulfilmentSettings(parsed, { providers, publicBaseUrl }),
     cmsWebhookSecret: parsed.CMS_WEBHOOK_SECRET,
     contactsvcBaseUrl: parsed.CONTACTSVC_BASE_URL?.replace(/\/+$/, ''),
     analyticsBaseUrl: parsed.ANALYTICS_BASE_URL?.replace(/\/+$/, ''),
