@@ -29,6 +29,9 @@ import { RewardsModule } from '#app/modules/rewards/rewards.module.js';
 import { SandboxSiteModule } from '#app/modules/sandbox-site/sandbox-site.module.js';
 import { SitesModule } from '#app/modules/sites/sites.module.js';
 import { SubscriptionsModule } from '#app/modules/subscriptions/subscriptions.module.js';
+import { MerchModule } from '#app/modules/merch/merch.module.js';
+import { CmsModule } from '#app/modules/cms/cms.module.js';
+import { IntegrationsModule } from '#app/modules/integrations/integrations.module.js';
 import { UsersModule } from '#app/modules/users/users.module.js';
 
 /**
@@ -57,6 +60,9 @@ export class AppModule {
         DiscountsModule,
         HealthModule,
         SubscriptionsModule,
+        MerchModule,
+        CmsModule,
+        IntegrationsModule,
         GamingModule,
         RafflesModule,
         ...(config.providers === 'sandbox' ? [SandboxModule, SandboxSiteModule] : []),

@@ -1,4 +1,4 @@
-import type { GatewayOneSettings, GatewayTwoSettings } from './gateway-config.js';
+import type { FulfilmentSettings, GatewayOneSettings, GatewayTwoSettings } from './gateway-config.js';
 
 /** The validated, defaulted configuration every part of the service reads (never `process.env`). */
 export class AppConfig {
@@ -31,6 +31,15 @@ export class AppConfig {
   readonly mailFrom!: string;
   /** The transactional e-mail provider's HTTP API (sites with `email_provider: mailer`); keys are per site. */
   readonly mailerBaseUrl!: string | undefined;
+  /** The print-on-demand provider (DESIGN §7, fulfilment); unset: paid merch orders wait for it. */
+  readonly fulfilment!: FulfilmentSettings | undefined;
+  /** Signs the website builder's form-submission webhooks (`POST /cms/webhook`); unset: every one is refused. */
+  readonly cmsWebhookSecret!: string | undefined;
+  /** The contact-list and analytics providers' HTTP APIs (keys are per site); unset: not sent. */
+  readonly contactsvcBaseUrl!: string | undefined;
+  readonly analyticsBaseUrl!: string | undefined;
+  /** The marketing-automation provider (its person id is the profile's `marketing_id`). */
+  readonly marketingBaseUrl!: string | undefined;
   readonly jobs!: boolean;
   readonly metricsToken!: string | undefined;
   readonly trustProxy!: string;

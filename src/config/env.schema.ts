@@ -149,6 +149,42 @@ export class EnvSchema {
   MAILER_BASE_URL?: string;
 
   @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true },
+    { message: 'FULFILMENT_BASE_URL must be an http(s) URL' },
+  )
+  FULFILMENT_BASE_URL?: string;
+
+  @IsOptional()
+  @IsString()
+  FULFILMENT_API_KEY?: string;
+
+  @IsOptional()
+  @IsString()
+  CMS_WEBHOOK_SECRET?: string;
+
+  @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true },
+    { message: 'CONTACTSVC_BASE_URL must be an http(s) URL' },
+  )
+  CONTACTSVC_BASE_URL?: string;
+
+  @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true },
+    { message: 'ANALYTICS_BASE_URL must be an http(s) URL' },
+  )
+  ANALYTICS_BASE_URL?: string;
+
+  @IsOptional()
+  @IsUrl(
+    { require_tld: false, require_protocol: true },
+    { message: 'MARKETING_BASE_URL must be an http(s) URL' },
+  )
+  MARKETING_BASE_URL?: string;
+
+  @IsOptional()
   @IsIn(['on', 'off'])
   JOBS?: string;
 

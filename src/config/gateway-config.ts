@@ -26,6 +26,37 @@ export interface GatewayTwoSettings {
   readonly timeoutMs: number;
 }
 
+export interface FulfilmentSettings {
+  /** Without a trailing slash. */
+  readonly baseUrl: string;
+  /** Sent as `X-API-Key` on every call. */
+  readonly apiKey: string;
+  /** Per attempt. */
+  readonly timeoutMs: number;
+}
+
+/**
+ * `FULFILMENT_BASE_URL` and `FULFILMENT_API_KEY` together, or no fulfilment provider; the sandbox mounts
+ * its own fake (explicit values still win).
+ */
+export function fulfilmentSettings(
+  env: EnvSchema,
+  context: { providers: 'sandbox' | 'live'; publicBaseUrl: string },
+): FulfilmentSettings | undefined {
+  if (context.providers === 'sandbox')
+    return {
+      baseUrl: (env.FULFILMENT_BASE_URL ?? `${context.publicBaseUrl}/sandbox/fulfilment`).replace(/\/+$/, ''),
+      apiKey: env.FULFILMENT_API_KEY ?? SANDBOX_CREDENTIALS.fulfilmentApiKey,
+      timeoutMs: GATEWAY_TIMEOUT_MS,
+    };
+  if (!env.FULFILMENT_BASE_URL || !env.FULFILMENT_API_KEY) return undefined;
+  return {
+    baseUrl: env.FULFILMENT_BASE_URL.replace(/\/+$/, ''),
+    apiKey: env.FULFILMENT_API_KEY,
+    timeoutMs: GATEWAY_TIMEOUT_MS,
+  };
+}
+
 const GATEWAYONE = [
   'GATEWAYONE_BASE_URL',
   'GATEWAYONE_ENTITY_ID',
@@ -39,6 +70,7 @@ export const SANDBOX_CREDENTIALS = {
   gatewayOneEntityId: 'sandbox-entity',
   gatewayOneAccessToken: 'sandbox-gatewayone-access-token',
   gatewayTwoSecretKey: 'sandbox-gatewaytwo-secret-key',
+  fulfilmentApiKey: 'sandbox-fulfilment-api-key',
 } as const;
 
 /**

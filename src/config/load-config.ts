@@ -5,7 +5,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import { AppConfig } from './app-config.js';
 import { EnvSchema } from './env.schema.js';
-import { gatewayProblems, gatewaySettings } from './gateway-config.js';
+import { fulfilmentSettings, gatewayProblems, gatewaySettings } from './gateway-config.js';
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -84,6 +84,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     mailTransport: parsed.MAIL_TRANSPORT ?? 'log',
     mailFrom: parsed.MAIL_FROM ?? 'no-reply@localhost',
     mailerBaseUrl: parsed.MAILER_BASE_URL?.replace(/\/+$/, ''),
+    fulfilment: fulfilmentSettings(parsed, { providers, publicBaseUrl }),
+    cmsWebhookSecret: parsed.CMS_WEBHOOK_SECRET,
+    contactsvcBaseUrl: parsed.CONTACTSVC_BASE_URL?.replace(/\/+$/, ''),
+    analyticsBaseUrl: parsed.ANALYTICS_BASE_URL?.replace(/\/+$/, ''),
+    marketingBaseUrl: parsed.MARKETING_BASE_URL?.replace(/\/+$/, ''),
     jobs: (parsed.JOBS ?? 'on') === 'on',
     metricsToken: parsed.METRICS_TOKEN,
     trustProxy: parsed.TRUST_PROXY ?? 'loopback',

@@ -120,4 +120,39 @@ describe('a newcomer on the embedded default buys tickets through the sandbox fo
     );
     expect((await fetch(res.body.metadata.checkout_url as string)).status).toBe(200);
   });
+
+  it('sends a paid merch order to the sandbox’s own print-on-demand provider', async () => {
+    const site = await makeSite(t, { frontendUrl: null });
+    const admin = await makeUser(t, site, { role: 'admin' });
+    const buyer = await makeUser(t, site);
+    const product = await api(t.app)
+      .as(admin.token)
+      .post('/api/admin/merch/products', { name: 'Mug', sku: 'H-MUG-W', amount_cents: 899, currency: 'GBP' })
+      .expect(201);
+    const created = await api(t.app)
+      .as(buyer.token)
+      .post('/merch/orders', {
+        items: [{ merch_product_id: product.body.id as string, copies: 1 }],
+        recipient_name: 'Jane Doe',
+        address_line1: '1 High Street',
+        town_or_city: 'London',
+        postal_or_zip_code: 'SW1A 1AA',
+        country_code: 'GB',
+      })
+      .expect(201);
+    const paid = await fetch(created.body.checkout_url as string, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'decision=pay',
+      redirect: 'manual',
+    });
+    expect(paid.status).toBeLessThan(400);
+    await t.drain();
+    const order = await api(t.app)
+      .as(admin.token)
+      .get(`/api/admin/merch/orders/${created.body.merch_order.id as string}`)
+      .expect(200);
+    expect(order.body.status_stage).toBe('submitted');
+    expect(order.body.fulfilment_order_id).toMatch(/^ord_/);
+  });
 });

@@ -133,6 +133,20 @@ export const WALK: WalkStep[] = [
   { operationId: 'listAllTiers', as: 'admin' },
   { operationId: 'listTiers', as: 'none' },
 
+  // Merchandise: a product, its new price, the public list.
+  {
+    operationId: 'createMerchProduct',
+    as: 'admin',
+    keep: (a, v) => {
+      v.merchProductId = str(a.id);
+    },
+  },
+  { operationId: 'updateMerchProduct', as: 'admin', params: (v) => ({ id: v.merchProductId }) },
+  { operationId: 'listMerchProducts', as: 'none', params: () => ({ site_id: 'main' }) },
+
+  // A website form from last week becomes a member.
+  { operationId: 'replayCmsSubmission', as: 'admin' },
+
   // A raffle, published.
   {
     operationId: 'createRaffle',
@@ -191,6 +205,17 @@ export const WALK: WalkStep[] = [
       v.subscriptionCheckoutUrl = str(a.checkout_url);
     },
   },
+  // The newcomer orders merchandise (it waits for payment); an admin sees it.
+  {
+    operationId: 'createMerchOrder',
+    as: 'user',
+    body: (v) => ({ items: [{ merch_product_id: v.merchProductId, copies: 2 }] }),
+    keep: (a, v) => {
+      v.merchOrderId = str((a.merch_order as Record<string, unknown>).id);
+    },
+  },
+  { operationId: 'listMerchOrders', as: 'admin' },
+  { operationId: 'getMerchOrder', as: 'admin', params: (v) => ({ id: v.merchOrderId }) },
   {
     operationId: 'upgradeSubscription',
     as: 'admin',

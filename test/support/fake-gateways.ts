@@ -73,8 +73,8 @@ export async function startFakeGateways(
 }
 
 /** Makes a test app reachable over real HTTP on loopback (for webhooks from the fakes); answers its URL. */
-export async function listenOnLoopback(app: INestApplication): Promise<string> {
-  await app.listen(0, '127.0.0.1');
+export async function listenOnLoopback(app: INestApplication, at = 0): Promise<string> {
+  await app.listen(at, '127.0.0.1');
   const { port } = app.getHttpServer().address() as AddressInfo;
   return `http://127.0.0.1:${port}`;
 }

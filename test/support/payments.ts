@@ -1,3 +1,4 @@
+import type { AppConfig } from '#app/config/app-config.js';
 import { api } from './api';
 import { createTestApp, type TestApp } from './app';
 import { makeSite, makeUser, type MadeUser } from './factories';
@@ -16,11 +17,11 @@ export interface PaymentsWorld {
  * the app: a world in which money moves.
  */
 export async function startPaymentsWorld(
-  options: { gatewayTimeoutMs?: number } = {},
+  options: { gatewayTimeoutMs?: number; config?: Partial<AppConfig>; port?: number } = {},
 ): Promise<PaymentsWorld> {
   const fakes = await startFakeGateways({ timeoutMs: options.gatewayTimeoutMs });
-  const t = await createTestApp({ ...fakes.config, providers: 'live' });
-  fakes.setWebhookBaseUrl(await listenOnLoopback(t.app));
+  const t = await createTestApp({ ...fakes.config, providers: 'live', ...options.config });
+  fakes.setWebhookBaseUrl(await listenOnLoopback(t.app, options.port));
   const site = await makeSite(t);
   const admin = await makeUser(t, site, { role: 'admin' });
   return { t, fakes, site, admin };

@@ -1,5 +1,5 @@
 import type { AppConfig } from '#app/config/app-config.js';
-import { gatewaySettings } from '#app/config/gateway-config.js';
+import { fulfilmentSettings, gatewaySettings } from '#app/config/gateway-config.js';
 import { createTestApp, TEST_JWT_SECRET, type TestApp } from './app';
 import { freePort } from './net';
 
@@ -19,7 +19,14 @@ export async function startSandboxApp(overrides: Partial<AppConfig> = {}): Promi
     {},
     { providers: 'sandbox', publicBaseUrl: base, jwtSecret: TEST_JWT_SECRET },
   );
-  const t = await createTestApp({ providers: 'sandbox', publicBaseUrl: base, ...gateways, ...overrides });
+  const fulfilment = fulfilmentSettings({}, { providers: 'sandbox', publicBaseUrl: base });
+  const t = await createTestApp({
+    providers: 'sandbox',
+    publicBaseUrl: base,
+    ...gateways,
+    fulfilment,
+    ...overrides,
+  });
   await t.app.listen(port, '127.0.0.1');
   return Object.assign(t, { base });
 }

@@ -80,6 +80,15 @@ export const ERROR_CATALOGUE = {
   SITE_EXISTS: { status: 409, detail: 'A site "second-site" already exists.' },
   SLUG_TAKEN: { status: 409, detail: 'The site already has a brand with slug "acme-outdoor".' },
   TIER_NAME_TAKEN: { status: 409, detail: 'This site already has a tier with that name.' },
+  PRODUCT_NOT_AVAILABLE: { status: 422, detail: 'One of the products is not sold on this site.' },
+  MIXED_CURRENCIES: {
+    status: 422,
+    detail: 'Products in two currencies cannot be bought in one order.',
+  },
+  SUBMISSION_WITHOUT_EMAIL: {
+    status: 422,
+    detail: 'The submission has no e-mail address to make a member of.',
+  },
   AGE_REQUIRED: { status: 422, detail: 'You must confirm that you are 18 or over.' },
   AMOUNT_MISMATCH: { status: 422, detail: 'The amount does not match the server’s price for this order.' },
   CODE_SPACE_TOO_SMALL: {

@@ -82,6 +82,25 @@ export const API_TAGS: ReadonlyArray<{ name: string; description: string }> = [
   { name: 'rewards', description: 'Your points ledger.' },
   { name: 'admin: rewards', description: 'Add or remove points of a user of your site.' },
   {
+    name: 'merch',
+    description:
+      'Merchandise: the products on sale, an order priced by the server and paid on the hosted form, the fulfilment provider’s callbacks.',
+  },
+  {
+    name: 'admin: merch',
+    description: 'Merch products of a site (create, change) and its orders with their items (endpoint 10).',
+  },
+  { name: 'cms', description: 'Form submissions from the website builder, which become members.' },
+  {
+    name: 'admin: cms',
+    description: 'Replay a website-form submission (endpoint 20): the member is made or updated once.',
+  },
+  {
+    name: 'admin: integrations',
+    description:
+      'Deliveries to the contact-list and analytics providers that failed every retry: see, send again.',
+  },
+  {
     name: 'gaming',
     description:
       'The spin wheel (endpoint 19): spin without an account, then claim the result as bonus entry credits.',

@@ -1,5 +1,9 @@
 import { RaffleInstantTicket } from '#app/modules/raffles/draws/entities/raffle-instant-ticket.entity.js';
 import { RaffleWinner } from '#app/modules/raffles/draws/entities/raffle-winner.entity.js';
+import { MerchOrderItem } from '#app/modules/merch/entities/merch-order-item.entity.js';
+import { MerchOrder } from '#app/modules/merch/entities/merch-order.entity.js';
+import { MerchProduct } from '#app/modules/merch/entities/merch-product.entity.js';
+import { CmsSubmission } from '#app/modules/cms/entities/cms-submission.entity.js';
 import { BonusCredits } from '#app/modules/gaming/entities/bonus-credits.entity.js';
 import { SpinClaim } from '#app/modules/gaming/entities/spin-claim.entity.js';
 import { SecretsKeyCheck } from '#app/infra/crypto/secrets-key-check.entity.js';
@@ -61,4 +65,8 @@ export const ENTITIES = [
   BonusCredits,
   RaffleWinner,
   RaffleInstantTicket,
+  MerchProduct,
+  MerchOrder,
+  MerchOrderItem,
+  CmsSubmission,
 ];

@@ -204,6 +204,19 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     if (this.workers.has(name)) this.tx.afterCommit(() => this.wake(name));
   }
 
+  /**
+   * Sends a failed job (a dead letter) again: pg-boss's own retry when it still holds the job, else a
+   * new job with the same data.
+   */
+  async retry<N extends JobName>(name: N, id: string, data: JobMap[N]): Promise<void> {
+    try {
+      await this.boss.retry(name, id);
+    } catch {
+      await this.boss.send(name, data);
+    }
+    this.wake(name);
+  }
+
   /** Queues many jobs of one queue in one statement, in the ambient transaction (or deferred with it). */
   async enqueueMany<N extends JobName>(
     name: N,

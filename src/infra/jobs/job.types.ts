@@ -31,6 +31,22 @@ export interface JobMap {
   'payments.reconcile': Record<string, never>;
   /** Closes raffles past their end or sold out and publishes their ticket lists (`raffles.close`). */
   'raffles.close': Record<string, never>;
+  /** Sends a paid merch order to the fulfilment provider (one idempotencyKey for every attempt). */
+  'merch.submit': { merch_order_id: string };
+  /** Re-reads a merch order at the provider after its callback, and moves its stage. */
+  'merch.sync': { merch_order_id: string };
+  /** One delivery to the contact-list or analytics provider (retried; dead letters replayable by admins). */
+  'integrations.deliver': {
+    kind: 'contact_upsert' | 'contact_remove' | 'track' | 'marketing_identify';
+    site_id: string;
+    user_id: string;
+    /** For `contact_remove`: the address to take off (the account may be gone by then). */
+    email?: string;
+    /** For `track`: the event, its properties and its stable id (the provider drops repeats). */
+    event?: string;
+    message_id?: string;
+    properties?: Record<string, string | number | boolean | null>;
+  };
 }
 
 export type JobName = keyof JobMap;
@@ -53,4 +69,7 @@ export const JOB_NAMES: JobName[] = [
   'subscriptions.reminders',
   'subscriptions.delete-schedule',
   'raffles.close',
+  'merch.submit',
+  'merch.sync',
+  'integrations.deliver',
 ];

@@ -15,7 +15,9 @@ export class InboundEventsRepository {
   /** Stores an event once per provider key; null when it was already there (a duplicate delivery). */
   async insertOnce(
     manager: EntityManager,
-    row: Pick<InboundEvent, 'provider' | 'event_key' | 'event_type' | 'payload'>,
+    row: Pick<InboundEvent, 'provider' | 'event_key' | 'event_type' | 'payload'> & {
+      site_id?: string | null;
+    },
   ): Promise<string | null> {
     const result = await manager
       .getRepository(InboundEvent)

@@ -43,6 +43,31 @@ export class InboxService {
     return rows.map(toDto);
   }
 
+  /**
+   * Stores an event another feature received (a website form's submission) raw in the inbox, once per
+   * `key`, and queues its processing in the same transaction; answers whether it was a duplicate.
+   */
+  receive(event: {
+    provider: string;
+    key: string;
+    type: string;
+    siteId: string | null;
+    payload: Record<string, unknown>;
+  }): Promise<{ received: boolean; duplicate: boolean }> {
+    return this.tx.run(async (manager) => {
+      const id = await this.inbox.insertOnce(manager, {
+        provider: event.provider,
+        event_key: event.key,
+        event_type: event.type,
+        site_id: event.siteId,
+        payload: event.payload,
+      });
+      if (!id) return { received: true, duplicate: true };
+      await this.jobs.enqueue('inbound.process', { inbound_event_id: id }, { manager });
+      return { received: true, duplicate: false };
+    });
+  }
+
   async replay(caller: AuthUser, id: string): Promise<InboundEventDto> {
     const event = await this.inbox.findById(id);
     if (!event || (caller.role !== 'superadmin' && event.site_id !== caller.siteId))

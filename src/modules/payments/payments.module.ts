@@ -77,6 +77,6 @@ import { WebhooksService } from './webhooks/webhooks.service.js';
     PurposeOrdersService,
     StoredCardChargesService,
   ],
-  exports: [PurposeOrdersService, StoredCardChargesService],
+  exports: [PurposeOrdersService, StoredCardChargesService, InboxService],
 })
 export class PaymentsModule {}

@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { QueryFailedError } from 'typeorm';
 import type { AuthUserLookup } from '#app/common/auth/auth-user-lookup.js';
 import { AppException } from '#app/common/errors/app.exception.js';
+import type { UserProfile } from './entities/user-profile.entity.js';
 import type { User } from './entities/user.entity.js';
 import { type NewUser, UsersRepository } from './users.repository.js';
 import { LoginAttemptsRepository } from './login-attempts.repository.js';
@@ -43,6 +44,11 @@ export class AccountsService implements AuthUserLookup {
 
   findByEmail(siteId: string, email: string, manager?: EntityManager): Promise<User | null> {
     return this.users.findByEmail(siteId, email, manager);
+  }
+
+  /** Writes profile fields (only those given). */
+  updateProfile(userId: string, changes: Partial<UserProfile>, manager?: EntityManager): Promise<void> {
+    return this.users.updateProfile(userId, changes, manager);
   }
 
   findWithPassword(siteId: string, email: string): Promise<User | null> {

@@ -9,6 +9,7 @@ import type { UserDto, UserSummaryDto } from './dto/user.dto.js';
 import type { User } from './entities/user.entity.js';
 import { UserRecordsPort } from './ports/user-records.port.js';
 import { toUserDto, toUserSummaryDto } from './users.mapper.js';
+import { SignupHooks } from './ports/signup-hooks.port.js';
 import { UsersRepository } from './users.repository.js';
 import { canAssignRole, consentChanged, isRoleChangeAttempt } from './users.rules.js';
 
@@ -19,6 +20,7 @@ export class UsersService {
     private readonly activity: ActivityLogService,
     private readonly records: UserRecordsPort,
     private readonly tx: TransactionRunner,
+    private readonly signups: SignupHooks,
   ) {}
 
   /** The User with its nested profile, activity and the records other features own. */
@@ -55,6 +57,12 @@ export class UsersService {
           meta,
           manager,
         );
+        await this.signups.consentChanged({
+          userId: user.id,
+          siteId: user.site_id,
+          email: user.email,
+          marketingConsent: body.marketing_consent,
+        });
       }
       if (Object.keys(changes).length) await this.users.update(user.id, changes, manager);
       const profileFields = Object.keys(body.profile ?? {});

@@ -10,6 +10,8 @@ import { TicketsRefusedFunction1795490000000 } from './1795490000000-TicketsRefu
 import { Subscriptions1795494021948 } from './1795494021948-Subscriptions.js';
 import { RewardsEconomy1795577151536 } from './1795577151536-RewardsEconomy.js';
 import { Gaming1795577274257 } from './1795577274257-Gaming.js';
+import { Merch1795578719809 } from './1795578719809-Merch.js';
+import { Cms1795579739849 } from './1795579739849-Cms.js';
 import { Draws1795579744530 } from './1795579744530-Draws.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
@@ -26,5 +28,7 @@ export const MIGRATIONS = [
   Subscriptions1795494021948,
   RewardsEconomy1795577151536,
   Gaming1795577274257,
+  Merch1795578719809,
+  Cms1795579739849,
   Draws1795579744530,
 ];

@@ -5,8 +5,8 @@ import { Prop } from '#app/common/validation/fields.js';
 
 export class InboundEventsQueryDto extends PageQueryDto {
   @IsOptional()
-  @IsIn(['gatewayone', 'gatewaytwo'])
-  @ApiProperty({ enum: ['gatewayone', 'gatewaytwo'], required: false })
+  @IsIn(['gatewayone', 'gatewaytwo', 'cms'])
+  @ApiProperty({ enum: ['gatewayone', 'gatewaytwo', 'cms'], required: false })
   provider?: string;
 
   @IsOptional()

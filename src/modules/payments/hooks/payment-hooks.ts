@@ -75,6 +75,12 @@ export interface PaymentListener {
 }
 
 /**
+ * What another feature does with an event it receives through the webhook inbox (a website form's
+ * submission): run in the `inbound.process` job; throwing marks the event failed (replayable).
+ */
+export type InboundProcessor = (payload: Record<string, unknown>) => Promise<{ siteId: string | null }>;
+
+/**
  * The port through which other features take part in payments without payments knowing them (and
  * without module cycles: this module imports nothing). Register in `onModuleInit`.
  */
@@ -82,12 +88,23 @@ export interface PaymentListener {
 export class PaymentHooks {
   private readonly handlers = new Map<PaymentPurpose, PaidOrderHandler>();
   private readonly listeners: PaymentListener[] = [];
+  private readonly processors = new Map<string, InboundProcessor>();
   private subscriptions: (ids: string[]) => Promise<Map<string, Record<string, unknown>>> = () =>
     Promise.resolve(new Map<string, Record<string, unknown>>());
 
   handle(purpose: PaymentPurpose, handler: PaidOrderHandler): void {
     if (this.handlers.has(purpose)) throw new Error(`a handler for ${purpose} payments exists`);
     this.handlers.set(purpose, handler);
+  }
+
+  /** Events of `provider` in the inbox are processed by `processor` (not as payments). */
+  processInbound(provider: string, processor: InboundProcessor): void {
+    if (this.processors.has(provider)) throw new Error(`a processor for ${provider} events exists`);
+    this.processors.set(provider, processor);
+  }
+
+  inboundProcessorOf(provider: string): InboundProcessor | undefined {
+    return this.processors.get(provider);
   }
 
   listen(listener: PaymentListener): void {

@@ -4,6 +4,7 @@ import { classifyResultCode } from '#app/infra/providers/gatewayone/gatewayone.r
 import type { GatewayOneWebhookEvent } from '#app/infra/providers/gatewayone/gatewayone.types.js';
 import type { GatewayTwoWebhookEvent } from '#app/infra/providers/gatewaytwo/gatewaytwo.types.js';
 import type { InboundEvent } from '../entities/inbound-event.entity.js';
+import { type InboundProcessor, PaymentHooks } from '../hooks/payment-hooks.js';
 import { InboundEventsRepository } from '../inbound-events.repository.js';
 import { PaymentGateways } from '../payment-gateways.js';
 import { PaymentOutcomeService } from '../payment-outcome.service.js';
@@ -24,6 +25,7 @@ export class ProcessInboundJob implements OnModuleInit {
     private readonly payments: PaymentsRepository,
     private readonly gateways: PaymentGateways,
     private readonly outcomes: PaymentOutcomeService,
+    private readonly hooks: PaymentHooks,
   ) {}
 
   onModuleInit(): void {
@@ -33,6 +35,8 @@ export class ProcessInboundJob implements OnModuleInit {
   async run(eventId: string): Promise<void> {
     const event = await this.inbox.findById(eventId);
     if (!event || event.status === 'processed' || event.status === 'ignored') return;
+    const processor = this.hooks.inboundProcessorOf(event.provider);
+    if (processor) return this.runProcessor(event, processor);
     let payment: PaymentHead | null = null;
     try {
       payment = await this.paymentOf(event);
@@ -80,6 +84,25 @@ export class ProcessInboundJob implements OnModuleInit {
         status: 'failed',
         last_error: (error as Error).message.slice(0, 1000),
         ...(payment ? { site_id: payment.site_id, payment_transaction_id: payment.id } : {}),
+      });
+      throw error; // the queue retries with back-off
+    }
+  }
+
+  /** An event another feature owns (a website form's submission): its processor decides. */
+  private async runProcessor(event: InboundEvent, processor: InboundProcessor): Promise<void> {
+    try {
+      const { siteId } = await processor(event.payload);
+      await this.inbox.mark(event.id, {
+        status: 'processed',
+        last_error: null,
+        site_id: siteId ?? event.site_id,
+        processed_at: new Date(),
+      });
+    } catch (error) {
+      await this.inbox.mark(event.id, {
+        status: 'failed',
+        last_error: (error as Error).message.slice(0, 1000),
       });
       throw error; // the queue retries with back-off
     }

@@ -16,6 +16,14 @@ export interface Signup {
 /** A feature's part in a registration: runs in its transaction; throwing refuses the registration. */
 export type SignupHook = (signup: Signup) => Promise<void>;
 
+export interface ConsentChange {
+  userId: string;
+  siteId: string;
+  email: string;
+  marketingConsent: boolean;
+}
+export type ConsentHook = (change: ConsentChange) => Promise<void>;
+
 /**
  * The port through which referrals and the spin wheel act on a registration without auth knowing them
  * (and without module cycles). Register in `onModuleInit`; hooks run in registration order.
@@ -23,6 +31,16 @@ export type SignupHook = (signup: Signup) => Promise<void>;
 @Injectable()
 export class SignupHooks {
   private readonly hooks: SignupHook[] = [];
+  private readonly consentHooks: ConsentHook[] = [];
+
+  /** Also told of a marketing-consent change (in its transaction): the contact list follows it. */
+  onConsent(hook: ConsentHook): void {
+    this.consentHooks.push(hook);
+  }
+
+  async consentChanged(change: ConsentChange): Promise<void> {
+    for (const hook of this.consentHooks) await hook(change);
+  }
 
   listen(hook: SignupHook): void {
     this.hooks.push(hook);

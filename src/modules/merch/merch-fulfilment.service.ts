@@ -1,0 +1,135 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { AppException } from '#app/common/errors/app.exception.js';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { FulfilmentClient } from '#app/infra/providers/fulfilment/fulfilment.client.js';
+import type { FulfilmentOrder } from '#app/infra/providers/fulfilment/fulfilment.types.js';
+import { ProviderError } from '#app/infra/providers/provider-error.js';
+import { PurposeOrdersService } from '#app/modules/payments/purpose-orders.service.js';
+import type { MerchOrder, StatusStage } from './entities/merch-order.entity.js';
+import { MerchRepository } from './merch.repository.js';
+import { assetList, isFinal, nextStage, refundsOn, stageOf } from './merch.rules.js';
+
+/** The least a callback token may be (DESIGN §7): anything shorter is not one of ours. */
+const MIN_TOKEN = 16;
+
+const recorded = (remote: FulfilmentOrder): Partial<MerchOrder> => ({
+  charges: remote.charges,
+  shipments: remote.shipments,
+  status_details: { provider_stage: remote.stage, read_at: new Date().toISOString() },
+});
+
+/**
+ * A paid merch order at the print-on-demand provider (DESIGN §7): sent once by a retried job with one
+ * `idempotencyKey` per order (a repeat after a lost answer is the provider's `AlreadyExists`, the same
+ * order); a callback only wakes a job that re-reads the provider's own record and moves `status_stage`
+ * from what that says, forward only. A cancelled or failed order refunds its payment, once (the stage
+ * moves by compare-and-set and the refund is queued in the same transaction).
+ */
+@Injectable()
+export class MerchFulfilmentService {
+  private readonly logger = new Logger(MerchFulfilmentService.name);
+
+  constructor(
+    private readonly merch: MerchRepository,
+    private readonly provider: FulfilmentClient,
+    private readonly orders: PurposeOrdersService,
+    private readonly jobs: JobQueue,
+    private readonly tx: TransactionRunner,
+  ) {}
+
+  /** In the paying transaction: the order goes to the provider once it commits. */
+  async queueSubmission(orderId: string): Promise<void> {
+    await this.jobs.enqueue(
+      'merch.submit',
+      { merch_order_id: orderId },
+      { singletonKey: `merch-submit:${orderId}` },
+    );
+  }
+
+  /** The `merch.submit` job. A provider that cannot be reached throws: the job is retried with back-off. */
+  async submit(orderId: string, lastAttempt: boolean): Promise<void> {
+    const order = await this.merch.findOrder(orderId);
+    if (!order || order.status_stage !== 'awaiting_payment' || order.fulfilment_order_id) return;
+    const items = await this.merch.itemsOf(order.id);
+    let created;
+    try {
+      created = await this.provider.createOrder({
+        merchantReference: order.id,
+        idempotencyKey: order.idempotency_key,
+        callbackUrl: order.callback_url,
+        shippingMethod: order.shipping_method,
+        recipient: {
+          name: order.recipient_name,
+          email: order.recipient_email,
+          phoneNumber: order.recipient_phone,
+          address: {
+            line1: order.address_line1,
+            line2: order.address_line2,
+            postalOrZipCode: order.postal_or_zip_code,
+            countryCode: order.country_code,
+            townOrCity: order.town_or_city,
+            stateOrCounty: order.state_or_county,
+          },
+        },
+        items: items.map((item) => ({
+          merchantReference: item.id,
+          sku: item.sku,
+          copies: item.copies,
+          sizing: item.sizing,
+          attributes: item.attributes,
+          assets: assetList(item.assets),
+        })),
+      });
+    } catch (error) {
+      // Refused outright (or still unreachable at the last attempt): the order failed, the buyer is refunded.
+      if (error instanceof ProviderError && (error.kind === 'rejected' || lastAttempt)) {
+        this.logger.warn({ merch_order_id: order.id, err: error.message }, 'fulfilment refused the order');
+        await this.move(order, 'failed', { status_details: { error: error.message } });
+        return;
+      }
+      throw error;
+    }
+    await this.tx.run(() =>
+      this.merch.moveOrder(order.id, ['awaiting_payment'], {
+        ...recorded(created.order),
+        fulfilment_order_id: created.order.id,
+        status_stage: 'submitted',
+        metadata: { ...order.metadata, submitted_at: new Date().toISOString(), outcome: created.outcome },
+      }),
+    );
+  }
+
+  /** `POST /merch/fulfilment/callback/{token}`: a hint; the re-read runs in a job. */
+  async callback(token: string): Promise<{ received: boolean }> {
+    const order = token.length >= MIN_TOKEN ? await this.merch.findByToken(token) : null;
+    if (!order) throw AppException.notFound('Callback');
+    await this.jobs.enqueue('merch.sync', { merch_order_id: order.id });
+    return { received: true };
+  }
+
+  /** The `merch.sync` job: the provider's own record decides. */
+  async sync(orderId: string): Promise<void> {
+    const order = await this.merch.findOrder(orderId);
+    if (!order?.fulfilment_order_id || isFinal(order.status_stage)) return;
+    const remote = await this.provider.getOrder(order.fulfilment_order_id);
+    const target = nextStage(order.status_stage, stageOf(remote.stage));
+    if (!target) {
+      await this.merch.moveOrder(order.id, [order.status_stage], recorded(remote));
+      return;
+    }
+    await this.move(order, target, recorded(remote));
+  }
+
+  /** Moves an order from the stage it was read in; refunds once when it ends cancelled or failed. */
+  private async move(order: MerchOrder, target: StatusStage, changes: Partial<MerchOrder>): Promise<void> {
+    await this.tx.run(async () => {
+      const moved = await this.merch.moveOrder(order.id, [order.status_stage], {
+        ...changes,
+        status_stage: target,
+      });
+      if (moved && refundsOn(target) && order.payment_id)
+        await this.orders.queueRefund(order.payment_id, order.amount_cents, `Merch order ${target}`);
+    });
+  }
+}

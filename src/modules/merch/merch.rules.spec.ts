@@ -1,0 +1,81 @@
+import { assetList, majorUnits, nextStage, priceOrder, refundsOn, stageOf } from './merch.rules.js';
+
+const product = (id: string, amount_cents: number, currency = 'GBP', active = true) => ({
+  id,
+  amount_cents,
+  currency,
+  active,
+});
+
+describe('merch rules', () => {
+  const products = new Map([
+    ['tee', product('tee', 1500)],
+    ['mug', product('mug', 899)],
+    ['old', product('old', 100, 'GBP', false)],
+    ['usd', product('usd', 100, 'USD')],
+  ]);
+
+  it('prices an order as each product’s price times its copies', () => {
+    const priced = priceOrder(products, [
+      { merch_product_id: 'tee', copies: 2 },
+      { merch_product_id: 'mug', copies: 1 },
+    ]);
+    expect(priced).toMatchObject({ ok: true, amountCents: 3899, currency: 'GBP' });
+    if (priced.ok) expect(priced.lines.map((l) => l.cents)).toEqual([3000, 899]);
+  });
+
+  it('refuses a product that is unknown, of another site or withdrawn', () => {
+    expect(priceOrder(products, [{ merch_product_id: 'nope', copies: 1 }])).toEqual({
+      ok: false,
+      code: 'PRODUCT_NOT_AVAILABLE',
+      productId: 'nope',
+    });
+    expect(priceOrder(products, [{ merch_product_id: 'old', copies: 1 }])).toMatchObject({
+      ok: false,
+      code: 'PRODUCT_NOT_AVAILABLE',
+    });
+  });
+
+  it('refuses an order in two currencies', () => {
+    expect(
+      priceOrder(products, [
+        { merch_product_id: 'tee', copies: 1 },
+        { merch_product_id: 'usd', copies: 1 },
+      ]),
+    ).toEqual({ ok: false, code: 'MIXED_CURRENCIES' });
+  });
+
+  it('writes cents as major units', () => {
+    expect(majorUnits(1250)).toBe('12.50');
+    expect(majorUnits(5)).toBe('0.05');
+    expect(majorUnits(0)).toBe('0.00');
+  });
+
+  it('maps the provider’s stages to ours', () => {
+    expect(stageOf('InProgress')).toBe('in_progress');
+    expect(stageOf('Complete')).toBe('complete');
+    expect(stageOf('Cancelled')).toBe('cancelled');
+    expect(stageOf('Whatever')).toBeNull();
+  });
+
+  it('moves only forward, never out of a final stage, never before the order is sent', () => {
+    expect(nextStage('submitted', 'in_progress')).toBe('in_progress');
+    expect(nextStage('submitted', 'complete')).toBe('complete');
+    expect(nextStage('in_progress', 'in_progress')).toBeNull();
+    expect(nextStage('complete', 'in_progress')).toBeNull();
+    expect(nextStage('complete', 'cancelled')).toBeNull();
+    expect(nextStage('cancelled', 'complete')).toBeNull();
+    expect(nextStage('awaiting_payment', 'complete')).toBeNull();
+    expect(nextStage('in_progress', null)).toBeNull();
+  });
+
+  it('refunds cancelled and failed orders only', () => {
+    expect(refundsOn('cancelled')).toBe(true);
+    expect(refundsOn('failed')).toBe(true);
+    expect(refundsOn('complete')).toBe(false);
+  });
+
+  it('lists assets by print area', () => {
+    expect(assetList({ front: 'https://x/a.png' })).toEqual([{ printArea: 'front', url: 'https://x/a.png' }]);
+  });
+});

@@ -1,0 +1,96 @@
+import type { StatusStage } from './entities/merch-order.entity.js';
+
+export interface PricedProduct {
+  id: string;
+  amount_cents: number;
+  currency: string;
+  active: boolean;
+}
+
+export interface PricedLine<P extends PricedProduct> {
+  product: P;
+  copies: number;
+  /** Unit price × copies. */
+  cents: number;
+}
+
+export type Priced<P extends PricedProduct> =
+  | { ok: true; lines: PricedLine<P>[]; amountCents: number; currency: string }
+  | { ok: false; code: 'PRODUCT_NOT_AVAILABLE' | 'MIXED_CURRENCIES'; productId?: string };
+
+/**
+ * The server's price of a merch order (DESIGN §10): each product's price × copies, no shipping charge.
+ * Every product must be one of the site's active products (`products` holds only the site's), and one
+ * order is paid in one currency.
+ */
+export function priceOrder<P extends PricedProduct>(
+  products: ReadonlyMap<string, P>,
+  items: ReadonlyArray<{ merch_product_id: string; copies: number }>,
+): Priced<P> {
+  const lines: PricedLine<P>[] = [];
+  for (const item of items) {
+    const product = products.get(item.merch_product_id);
+    if (!product || !product.active)
+      return { ok: false, code: 'PRODUCT_NOT_AVAILABLE', productId: item.merch_product_id };
+    lines.push({ product, copies: item.copies, cents: product.amount_cents * item.copies });
+  }
+  const currencies = new Set(lines.map((l) => l.product.currency));
+  if (currencies.size !== 1) return { ok: false, code: 'MIXED_CURRENCIES' };
+  return {
+    ok: true,
+    lines,
+    amountCents: lines.reduce((sum, l) => sum + l.cents, 0),
+    currency: lines[0].product.currency,
+  };
+}
+
+/** Cents as the major-unit decimal the spec's `recipient_cost_amount` holds ("12.50"). */
+export function majorUnits(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const abs = Math.abs(cents);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** The provider's stage in ours (DESIGN §7); null for one we do not follow. */
+export function stageOf(providerStage: string): StatusStage | null {
+  switch (providerStage) {
+    case 'InProgress':
+      return 'in_progress';
+    case 'Complete':
+      return 'complete';
+    case 'Cancelled':
+      return 'cancelled';
+    case 'Failed':
+      return 'failed';
+    default:
+      return null;
+  }
+}
+
+const RANK: Record<StatusStage, number> = {
+  awaiting_payment: 0,
+  submitted: 1,
+  in_progress: 2,
+  complete: 3,
+  cancelled: 3,
+  failed: 3,
+};
+
+export const isFinal = (stage: StatusStage): boolean => RANK[stage] === 3;
+
+/**
+ * Where an order moves when the provider's record says `target` (DESIGN §5): only forward, never out of
+ * a final stage, never back to awaiting payment; null when it stays where it is.
+ */
+export function nextStage(current: StatusStage, target: StatusStage | null): StatusStage | null {
+  if (!target || target === current || isFinal(current) || current === 'awaiting_payment') return null;
+  return RANK[target] > RANK[current] ? target : null;
+}
+
+/** A cancelled or failed order gives the buyer's money back. */
+export const refundsOn = (stage: StatusStage): boolean => stage === 'cancelled' || stage === 'failed';
+
+/** Print areas → the provider's `assets` list. */
+export function assetList(assets: Record<string, string>): Array<{ printArea: string; url: string }> {
+  return Object.entries(assets).map(([printArea, url]) => ({ printArea, url }));
+}

@@ -1,0 +1,180 @@
+import { randomBytes } from 'node:crypto';
+import { signSubmission } from '#app/modules/cms/cms.rules.js';
+import { api } from '../support/api';
+import { createTestApp, type TestApp } from '../support/app';
+import { makeSite, makeUser, type MadeUser } from '../support/factories';
+import { linkToken } from '../support/smtp-sink';
+
+const SECRET = `cms-${randomBytes(16).toString('hex')}`;
+
+describe('website forms that become members (issue 14)', () => {
+  let t: TestApp;
+  let site: string;
+  let admin: MadeUser;
+
+  beforeAll(async () => {
+    t = await createTestApp({ cmsWebhookSecret: SECRET });
+    site = await makeSite(t);
+    admin = await makeUser(t, site, { role: 'admin' });
+  });
+  afterAll(() => t.close());
+
+  let n = 0;
+  function submission(email: string, data: Record<string, unknown> = {}) {
+    n++;
+    return {
+      triggerType: 'form_submission',
+      payload: {
+        id: `sub-${n}-${randomBytes(4).toString('hex')}`,
+        name: 'Join the club',
+        siteId: site,
+        formId: 'form-1',
+        formElementId: 'el-1',
+        pageId: 'page-1',
+        publishedPath: '/join',
+        submittedAt: new Date().toISOString(),
+        data: {
+          'Your E-mail': email,
+          'First Name': 'Sam',
+          'Last Name': 'Taylor',
+          Phone: '+447700900456',
+          ...data,
+        },
+        schema: [
+          { fieldElementId: 'a', fieldName: 'Your E-mail', fieldType: 'email' },
+          { fieldElementId: 'b', fieldName: 'First Name', fieldType: 'plain' },
+          { fieldElementId: 'c', fieldName: 'Last Name', fieldType: 'plain' },
+          { fieldElementId: 'd', fieldName: 'Phone', fieldType: 'tel' },
+        ],
+      },
+    };
+  }
+
+  const replay = (body: object) => api(t.app).as(admin.token).post('/admin/cms/replay-submission', body);
+
+  const usersWith = async (email: string) =>
+    t.db.query<Array<{ id: string; signup_source: string; first_name: string; phone_number: string }>>(
+      `SELECT u.id, u.signup_source, p.first_name, p.phone_number FROM users u
+         JOIN user_profiles p ON p.user_id = u.id WHERE u.site_id = $1 AND u.email_normalized = $2`,
+      [site, email],
+    );
+
+  function deliver(body: string, over: { timestamp?: string; signature?: string } = {}) {
+    const timestamp = over.timestamp ?? String(Date.now());
+    return api(t.app)
+      .post('/cms/webhook', body)
+      .set('x-webflow-timestamp', timestamp)
+      .set('x-webflow-signature', over.signature ?? signSubmission(SECRET, timestamp, body));
+  }
+
+  describe('replayed (endpoint 20)', () => {
+    it('makes a member from the form, e-mails a password-set link, and twice makes one user', async () => {
+      const email = `form-${n}@example.com`;
+      const body = submission(email);
+      const first = await replay(body).expect(200);
+      expect(first.body).toMatchObject({
+        submission_id: body.payload.id,
+        user_created: true,
+        duplicate: false,
+        actions: ['user_created', 'profile_updated', 'mail_cms_new_user', 'contact_list_add'],
+      });
+      const second = await replay(body).expect(200);
+      expect(second.body).toEqual({
+        submission_id: body.payload.id,
+        user_id: first.body.user_id,
+        user_created: false,
+        duplicate: true,
+        actions: [],
+      });
+      const users = await usersWith(email);
+      expect(users).toEqual([
+        { id: first.body.user_id, signup_source: 'cms', first_name: 'Sam', phone_number: '+447700900456' },
+      ]);
+      await t.drain();
+      const mails = t.smtp.to(email);
+      expect(mails).toHaveLength(1);
+      const token = linkToken(mails[0], 'set-password');
+      await api(t.app)
+        .post('/auth/password-set/confirm', { token, password: 'A-good-Passw0rd-42' })
+        .expect(200);
+    });
+
+    it('updates an existing member’s profile without a new account or e-mail', async () => {
+      const member = await makeUser(t, site);
+      const res = await replay(
+        submission(member.email, { 'First Name': 'Robin', Phone: '+447700900999' }),
+      ).expect(200);
+      expect(res.body).toMatchObject({
+        user_id: member.user.id,
+        user_created: false,
+        duplicate: false,
+        actions: ['user_found', 'profile_updated', 'contact_list_add'],
+      });
+      expect((await usersWith(member.email))[0]).toMatchObject({
+        first_name: 'Robin',
+        phone_number: '+447700900999',
+      });
+      await t.drain();
+      expect(t.smtp.to(member.email)).toHaveLength(0);
+    });
+
+    it('refuses a submission without an e-mail, and a user who is not an admin', async () => {
+      const body = submission('x');
+      body.payload.data['Your E-mail'] = '';
+      expect((await replay(body).expect(422)).body.code).toBe('SUBMISSION_WITHOUT_EMAIL');
+      const user = await makeUser(t, site);
+      await api(t.app)
+        .as(user.token)
+        .post('/admin/cms/replay-submission', submission('y@example.com'))
+        .expect(403);
+    });
+  });
+
+  describe('live (POST /cms/webhook)', () => {
+    const inbox = async (key: string) =>
+      t.db.query<Array<{ id: string; status: string; site_id: string }>>(
+        `SELECT id, status, site_id FROM inbound_events WHERE provider = 'cms' AND event_key = $1`,
+        [key],
+      );
+
+    it('stores a signed submission, answers at once, makes the member by the job, once', async () => {
+      const email = `live-${n}@example.com`;
+      const body = JSON.stringify(submission(email));
+      const id = (JSON.parse(body) as { payload: { id: string } }).payload.id;
+      expect((await deliver(body).expect(200)).body).toEqual({ received: true, duplicate: false });
+      expect(await usersWith(email)).toHaveLength(0); // not yet: a job does it
+      expect((await deliver(body).expect(200)).body).toEqual({ received: true, duplicate: true });
+      await t.drain();
+      expect(await usersWith(email)).toHaveLength(1);
+      const [event] = await inbox(`${site}:${id}`);
+      expect(event).toMatchObject({ status: 'processed', site_id: site });
+      // The admin sees it in the inbox and replays it: nothing more happens.
+      const listed = await api(t.app).as(admin.token).get('/admin/inbound-events?provider=cms').expect(200);
+      expect((listed.body as Array<{ id: string }>).map((e) => e.id)).toContain(event.id);
+      await api(t.app).as(admin.token).post(`/admin/inbound-events/${event.id}/replay`).expect(200);
+      await t.drain();
+      expect(await usersWith(email)).toHaveLength(1);
+      // So does endpoint 20 with the same submission.
+      expect((await replay(JSON.parse(body) as object).expect(200)).body).toMatchObject({ duplicate: true });
+      expect(t.smtp.to(email)).toHaveLength(1);
+    });
+
+    it('refuses a bad signature, a stale timestamp or none, and stores nothing', async () => {
+      const email = `forged-${n}@example.com`;
+      const body = JSON.stringify(submission(email));
+      const id = (JSON.parse(body) as { payload: { id: string } }).payload.id;
+      const old = String(Date.now() - 6 * 60_000);
+      await deliver(body, { signature: signSubmission('not-the-secret', String(Date.now()), body) }).expect(
+        401,
+      );
+      await deliver(body, { timestamp: old, signature: signSubmission(SECRET, old, body) }).expect(401);
+      await deliver(body.replace('Sam', 'Eve'))
+        .set('x-webflow-signature', signSubmission(SECRET, '1', body))
+        .expect(401);
+      await api(t.app).post('/cms/webhook', body).expect(401);
+      await t.drain();
+      expect(await inbox(`${site}:${id}`)).toHaveLength(0);
+      expect(await usersWith(email)).toHaveLength(0);
+    });
+  });
+});

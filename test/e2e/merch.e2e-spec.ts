@@ -1,0 +1,378 @@
+import { Client } from 'pg';
+import { api } from '../support/api';
+import { makeSite, makeUser, type MadeUser } from '../support/factories';
+import { makeDue } from '../support/mail';
+import { payCheckout } from '../support/memberships';
+import {
+  ADDRESS,
+  adminOrder,
+  type MerchWorld,
+  productOn,
+  startMerchWorld,
+  stopMerchWorld,
+} from '../support/merch';
+
+/** How many SQL messages the app sends while `work` runs (as fulfilment-statements.e2e-spec.ts counts). */
+async function messagesDuring(work: () => Promise<unknown>): Promise<number> {
+  let count = 0;
+  const original = Client.prototype.query;
+  Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    count++;
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  try {
+    await work();
+  } finally {
+    Client.prototype.query = original;
+  }
+  return count;
+}
+
+describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
+  let w: MerchWorld;
+  let tee: { id: string; amount_cents: number; sku: string };
+  let mug: { id: string; amount_cents: number; sku: string };
+
+  beforeAll(async () => {
+    w = await startMerchWorld();
+    tee = await productOn(w);
+    mug = await productOn(w, { name: 'Mug', sku: 'H-MUG-W', amount_cents: 899, assets: {} });
+  });
+  afterAll(() => stopMerchWorld(w));
+  beforeEach(() => {
+    w.fulfilment.resetControls();
+  });
+
+  async function order(buyer: MadeUser, items = [{ merch_product_id: tee.id, copies: 2 }]) {
+    const res = await api(w.t.app)
+      .as(buyer.token)
+      .post('/merch/orders', { items, ...ADDRESS })
+      .expect(201);
+    return res.body as { merch_order: Record<string, unknown> & { id: string }; checkout_id: string };
+  }
+
+  async function paidOrder(): Promise<{ id: string; paymentId: string; fulfilmentId: string }> {
+    const buyer = await makeUser(w.t, w.site);
+    const created = await order(buyer);
+    await payCheckout(w, created.checkout_id);
+    const o = await adminOrder(w, created.merch_order.id);
+    expect(o.status_stage).toBe('submitted');
+    return {
+      id: o.id as string,
+      paymentId: o.payment_id as string,
+      fulfilmentId: o.fulfilment_order_id as string,
+    };
+  }
+
+  const paymentStatus = async (id: string): Promise<string> =>
+    (
+      await w.t.db.query<Array<{ status: string }>>(`SELECT status FROM payment_transactions WHERE id = $1`, [
+        id,
+      ])
+    )[0].status;
+
+  async function callback(fulfilmentId: string, stage?: string): Promise<void> {
+    expect(await w.fulfilment.sendCallback(fulfilmentId, stage)).toBe(200);
+    await w.t.drain();
+  }
+
+  describe('products', () => {
+    it('lists a site’s active products publicly, and admins change them', async () => {
+      const hidden = await productOn(w, { name: 'Old tee', active: false });
+      const list = await api(w.t.app).get(`/merch/products?site_id=${w.site}`).expect(200);
+      const ids = (list.body as Array<{ id: string }>).map((p) => p.id);
+      expect(ids).toEqual(expect.arrayContaining([tee.id, mug.id]));
+      expect(ids).not.toContain(hidden.id);
+      const changed = await api(w.t.app)
+        .as(w.admin.token)
+        .put(`/api/admin/merch/products/${mug.id}`, { amount_cents: 999 })
+        .expect(200);
+      expect(changed.body).toMatchObject({ id: mug.id, amount_cents: 999, sku: 'H-MUG-W' });
+      mug.amount_cents = 999;
+      const other = await makeSite(w.t);
+      const otherAdmin = await makeUser(w.t, other, { role: 'admin' });
+      await api(w.t.app)
+        .as(otherAdmin.token)
+        .put(`/api/admin/merch/products/${mug.id}`, { amount_cents: 1 })
+        .expect(404);
+      const buyer = await makeUser(w.t, w.site);
+      await api(w.t.app).as(buyer.token).post('/api/admin/merch/products', { name: 'x' }).expect(403);
+    });
+  });
+
+  describe('an order', () => {
+    it('is priced by the server, paid at gatewayone, sent to the provider once, and followed to complete', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer, [
+        { merch_product_id: tee.id, copies: 2 },
+        { merch_product_id: mug.id, copies: 1 },
+      ]);
+      expect(created.merch_order).toMatchObject({
+        status_stage: 'awaiting_payment',
+        fulfilment_order_id: null,
+      });
+      expect(created.merch_order.items).toEqual([
+        expect.objectContaining({
+          merch_product_id: tee.id,
+          copies: 2,
+          recipient_cost_amount: 30,
+          recipient_cost_currency: 'GBP',
+        }),
+        expect.objectContaining({ merch_product_id: mug.id, copies: 1, recipient_cost_amount: 9.99 }),
+      ]);
+      expect(w.fakes.gatewayOne.payments.get(created.checkout_id)).toMatchObject({ amount: '39.99' });
+      expect(w.fulfilment.created).toHaveLength(0);
+
+      await payCheckout(w, created.checkout_id);
+      const sent = w.fulfilment.byReference(created.merch_order.id)!;
+      expect(sent).toBeDefined();
+      const body = sent.request as { items: unknown[]; callbackUrl: string };
+      expect(body).toMatchObject({
+        merchantReference: created.merch_order.id,
+        shippingMethod: 'Standard',
+        recipient: {
+          name: 'Jane Doe',
+          address: { line1: '1 High Street', countryCode: 'GB', postalOrZipCode: 'SW1A 1AA' },
+        },
+      });
+      expect(body.items).toEqual([
+        expect.objectContaining({
+          sku: tee.sku,
+          copies: 2,
+          sizing: 'fillPrintArea',
+          assets: [{ printArea: 'default', url: 'https://cdn.example.com/prints/tee-front.png' }],
+        }),
+        expect.objectContaining({ sku: 'H-MUG-W', copies: 1 }),
+      ]);
+      const token = /\/merch\/fulfilment\/callback\/([^/]+)$/.exec(body.callbackUrl)?.[1] ?? '';
+      expect(body.callbackUrl.startsWith(`${w.base}/merch/fulfilment/callback/`)).toBe(true);
+      expect(token.length).toBeGreaterThanOrEqual(16);
+
+      let o = await adminOrder(w, created.merch_order.id);
+      expect(o).toMatchObject({
+        status_stage: 'submitted',
+        fulfilment_order_id: sent.id,
+        checkout_id: created.checkout_id,
+      });
+
+      // The provider starts it and calls back.
+      await callback(sent.id);
+      expect((await adminOrder(w, o.id as string)).status_stage).toBe('in_progress');
+
+      // A callback that claims more than the provider's own record: the record wins.
+      await callback(sent.id, 'Complete');
+      expect((await adminOrder(w, o.id as string)).status_stage).toBe('in_progress');
+
+      // Shipped: complete, with the shipment and charges recorded from the re-read.
+      w.fulfilment.setStage(sent.id, 'Complete');
+      await callback(sent.id);
+      o = await adminOrder(w, o.id as string);
+      expect(o.status_stage).toBe('complete');
+      expect(o.shipments).toEqual([
+        expect.objectContaining({ tracking: expect.objectContaining({ number: 'RM123456789GB' }) }),
+      ]);
+      expect(o.charges).toEqual([
+        expect.objectContaining({ totalCost: { amount: '13.50', currency: 'GBP' } }),
+      ]);
+
+      // The same callback again changes nothing.
+      const before = o.updated_at;
+      await callback(sent.id);
+      o = await adminOrder(w, o.id as string);
+      expect(o).toMatchObject({ status_stage: 'complete', updated_at: before });
+
+      // Exactly one order at the provider, one payment, no refund.
+      expect(w.fulfilment.created.filter((c) => c.merchantReference === o.id)).toHaveLength(1);
+      expect(await paymentStatus(o.payment_id as string)).toBe('succeeded');
+    });
+
+    it('refuses a forged callback: an unknown token is 404 and changes nothing', async () => {
+      const { id } = await paidOrder();
+      for (const token of ['not-a-token', 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+        await api(w.t.app)
+          .post(`/merch/fulfilment/callback/${token}`, {
+            specversion: '1.0',
+            type: 'com.prodigi.order.status.stage.changed#Complete',
+            data: { order: { id: 'ord_forged', status: { stage: 'Complete' } } },
+          })
+          .expect(404);
+      }
+      await w.t.drain();
+      expect((await adminOrder(w, id)).status_stage).toBe('submitted');
+    });
+
+    it('refunds the payment of an order the provider cancels, once', async () => {
+      const { id, paymentId, fulfilmentId } = await paidOrder();
+      w.fulfilment.setStage(fulfilmentId, 'Cancelled');
+      await callback(fulfilmentId);
+      await callback(fulfilmentId);
+      expect((await adminOrder(w, id)).status_stage).toBe('cancelled');
+      expect(await paymentStatus(paymentId)).toBe('refunded');
+      const refunds = await w.t.db.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
+        [paymentId],
+      );
+      expect(refunds[0].n).toBe(1);
+    });
+
+    it('waits out a provider that is down at submission, then delivers the order once', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer);
+      w.fulfilment.goDown();
+      await payCheckout(w, created.checkout_id);
+      expect((await adminOrder(w, created.merch_order.id)).status_stage).toBe('awaiting_payment');
+      const [job] = await w.t.db.query<Array<{ id: string; state: string }>>(
+        `SELECT id, state FROM pgboss.job WHERE name = 'merch.submit' AND data->>'merch_order_id' = $1`,
+        [created.merch_order.id],
+      );
+      expect(job.state).toBe('retry');
+      w.fulfilment.comeUp();
+      await makeDue(w.t, job.id);
+      await w.t.drain();
+      expect((await adminOrder(w, created.merch_order.id)).status_stage).toBe('submitted');
+      expect(w.fulfilment.created.filter((c) => c.merchantReference === created.merch_order.id)).toHaveLength(
+        1,
+      );
+    });
+
+    it('sends the same idempotencyKey again after a lost answer, and the provider makes it once', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer);
+      w.fulfilment.setLatency(1_500); // the order is made, the answer comes after the client gave up
+      await payCheckout(w, created.checkout_id);
+      expect((await adminOrder(w, created.merch_order.id)).status_stage).toBe('awaiting_payment');
+      w.fulfilment.setLatency(0);
+      const [job] = await w.t.db.query<Array<{ id: string }>>(
+        `SELECT id FROM pgboss.job WHERE name = 'merch.submit' AND data->>'merch_order_id' = $1`,
+        [created.merch_order.id],
+      );
+      await makeDue(w.t, job.id);
+      await w.t.drain();
+      const o = await adminOrder(w, created.merch_order.id);
+      expect(o.status_stage).toBe('submitted');
+      const posts = w.fulfilment.requests.filter((r) => r.method === 'POST');
+      expect(posts).toHaveLength(2);
+      expect((posts[0].body as { idempotencyKey: string }).idempotencyKey).toBe(
+        (posts[1].body as { idempotencyKey: string }).idempotencyKey,
+      );
+      expect(w.fulfilment.created.filter((c) => c.merchantReference === o.id)).toHaveLength(1);
+      expect(o.fulfilment_order_id).toBe(w.fulfilment.byReference(o.id as string)!.id);
+    });
+
+    it('refuses products of another site or withdrawn, and prices nothing the client says', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const other = await makeSite(w.t);
+      const otherAdmin = await makeUser(w.t, other, { role: 'admin' });
+      const foreign = await api(w.t.app)
+        .as(otherAdmin.token)
+        .post('/api/admin/merch/products', { name: 'x', sku: 'S', amount_cents: 100, currency: 'GBP' })
+        .expect(201);
+      const res = await api(w.t.app)
+        .as(buyer.token)
+        .post('/merch/orders', { items: [{ merch_product_id: foreign.body.id, copies: 1 }], ...ADDRESS })
+        .expect(422);
+      expect(res.body.code).toBe('PRODUCT_NOT_AVAILABLE');
+      await api(w.t.app)
+        .as(buyer.token)
+        .post('/merch/orders', {
+          items: [{ merch_product_id: tee.id, copies: 1, amount_cents: 1 }],
+          ...ADDRESS,
+        })
+        .expect(400);
+    });
+  });
+
+  describe('endpoint 10', () => {
+    let site: string;
+    let admin: MadeUser;
+
+    beforeAll(async () => {
+      site = await makeSite(w.t);
+      admin = await makeUser(w.t, site, { role: 'admin' });
+      const buyer = await makeUser(w.t, site);
+      // 120 orders, several sharing a creation time (the page order breaks ties by id), two items each.
+      await w.t.db.query(
+        `INSERT INTO merch_orders (site_id, user_id, callback_token, callback_url, idempotency_key,
+                                   amount_cents, currency, shipping_method, recipient_name, address_line1,
+                                   town_or_city, postal_or_zip_code, country_code, status_stage, created_at)
+         SELECT $1, $2, md5(random()::text || g), 'http://127.0.0.1/cb/' || g, gen_random_uuid(), 1500, 'GBP',
+                'Standard', 'Buyer ' || g, '1 High Street', 'London', 'SW1A 1AA', 'GB',
+                CASE WHEN g % 3 = 0 THEN 'complete' ELSE 'submitted' END,
+                now() - (g % 7) * interval '1 minute'
+           FROM generate_series(1, 120) g`,
+        [site, buyer.user.id],
+      );
+      await w.t.db.query(
+        `INSERT INTO merch_order_items (merch_order_id, merch_product_id, sku, sizing, copies,
+                                        recipient_cost_amount, recipient_cost_currency)
+         SELECT o.id, gen_random_uuid(), 'SKU-' || n, 'fillPrintArea', n, 7.5 * n, 'GBP'
+           FROM merch_orders o CROSS JOIN generate_series(1, 2) n WHERE o.site_id = $1`,
+        [site],
+      );
+    });
+
+    interface Listed {
+      id: string;
+      site_id: string;
+      status_stage: string;
+      created_at: string;
+      items: Array<{ merch_order_id: string }>;
+    }
+
+    async function allPages(limit: number, extra = ''): Promise<Listed[]> {
+      const seen: Listed[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 50; page++) {
+        const res: { body: unknown; headers: Record<string, string | undefined> } = await api(w.t.app)
+          .as(admin.token)
+          .get(
+            `/api/admin/merch/orders?site_id=${site}&limit=${limit}${extra}${cursor ? `&cursor=${cursor}` : ''}`,
+          )
+          .expect(200);
+        seen.push(...(res.body as Listed[]));
+        cursor = res.headers['x-next-cursor'] ?? null;
+        if (!cursor) break;
+        expect(res.headers.link).toMatch(/rel="next"/);
+      }
+      return seen;
+    }
+
+    it('pages across 120 orders with no repeats or gaps, newest first, each with its items', async () => {
+      const seen = await allPages(10);
+      expect(seen).toHaveLength(120);
+      expect(new Set(seen.map((o) => o.id)).size).toBe(120);
+      for (let i = 1; i < seen.length; i++)
+        expect(Date.parse(seen[i - 1].created_at)).toBeGreaterThanOrEqual(Date.parse(seen[i].created_at));
+      for (const o of seen) {
+        expect(o.site_id).toBe(site);
+        expect(o.items).toHaveLength(2);
+        expect(o.items.map((i) => i.merch_order_id)).toEqual([o.id, o.id]);
+      }
+      const big = await allPages(100);
+      expect(big.map((o) => o.id)).toEqual(seen.map((o) => o.id));
+    });
+
+    it('filters by status_stage, and keeps each admin to their own site', async () => {
+      const complete = await allPages(100, '&status_stage=complete');
+      expect(complete).toHaveLength(40);
+      expect(complete.every((o) => o.status_stage === 'complete')).toBe(true);
+      const mine = await api(w.t.app).as(w.admin.token).get('/api/admin/merch/orders?limit=100').expect(200);
+      expect((mine.body as Array<{ site_id: string }>).every((o) => o.site_id === w.site)).toBe(true);
+      await api(w.t.app).as(w.admin.token).get(`/api/admin/merch/orders?site_id=${site}`).expect(403);
+      await api(w.t.app).as(w.admin.token).get(`/api/admin/merch/orders?status_stage=shipped`).expect(400);
+    });
+
+    it('reads a page in the same number of statements for 10 orders as for 100', async () => {
+      const page = (limit: number) =>
+        api(w.t.app)
+          .as(admin.token)
+          .get(`/api/admin/merch/orders?site_id=${site}&limit=${limit}`)
+          .expect(200);
+      await page(10); // warm: the token's user is then read the same way both times
+      const ten = await messagesDuring(() => page(10));
+      const hundred = await messagesDuring(() => page(100));
+      expect(hundred).toBe(ten);
+      expect(ten).toBeLessThanOrEqual(4);
+    });
+  });
+});
