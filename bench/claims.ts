@@ -59,11 +59,14 @@ async function http(
   path: string,
   body?: object,
 ): Promise<{ id: string }> {
-  const res = await fetch(`${url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  });
+  const send = () =>
+    fetch(`${url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  // A kept-alive socket the app closed while pgbench ran (its idle timeout) fails once: send again.
+  const res = await send().catch(send);
   if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as { id: string };
 }

@@ -2,6 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import type { JobMap } from '#app/infra/jobs/job.types.js';
 import { type PaymentHead, PaymentHooks } from '#app/modules/payments/hooks/payment-hooks.js';
+import { SitesService } from '#app/modules/sites/sites.service.js';
 import { SignupHooks } from '#app/modules/users/ports/signup-hooks.port.js';
 
 type Delivery = JobMap['integrations.deliver'];
@@ -17,6 +18,7 @@ export class IntegrationsService implements OnModuleInit {
     private readonly jobs: JobQueue,
     private readonly payments: PaymentHooks,
     private readonly signups: SignupHooks,
+    private readonly sites: SitesService,
   ) {}
 
   onModuleInit(): void {
@@ -77,7 +79,14 @@ export class IntegrationsService implements OnModuleInit {
     );
   }
 
-  private queue(deliveries: Delivery[], defer = false): Promise<void> {
-    return this.jobs.enqueueMany('integrations.deliver', deliveries, { defer });
+  /**
+   * Queues the deliveries the site has a provider for (contact list and marketing share the contactsvc
+   * key; analytics has its own): a site without keys queues nothing, so a sale pays for no empty job.
+   */
+  private async queue(deliveries: Delivery[], defer = false): Promise<void> {
+    if (!deliveries.length) return;
+    const keys = await this.sites.integrationsOf(deliveries[0].site_id);
+    const wanted = deliveries.filter((d) => (d.kind === 'track' ? keys.analytics : keys.contacts));
+    if (wanted.length) await this.jobs.enqueueMany('integrations.deliver', wanted, { defer });
   }
 }

@@ -6,6 +6,12 @@ import { SiteConfig } from './entities/site-config.entity.js';
 
 export type SiteValues = Partial<Omit<SiteConfig, 'id' | 'created_at' | 'updated_at'>>;
 
+export interface SiteHotFacts {
+  settings: Record<string, unknown>;
+  /** Whether the site has a contact-list (and marketing) key, and an analytics key. */
+  integrations: { contacts: boolean; analytics: boolean };
+}
+
 @Injectable()
 export class SitesRepository {
   constructor(private readonly tx: TransactionRunner) {}
@@ -24,12 +30,23 @@ export class SitesRepository {
   }
 
   /** Only the site's `additional_settings` (null: no such site), in the ambient transaction if any. */
-  async settingsOf(siteId: string): Promise<Record<string, unknown> | null> {
-    const rows = await this.tx.manager.query<Array<{ additional_settings: Record<string, unknown> }>>(
-      'SELECT additional_settings FROM site_configs WHERE site_id = $1',
+  /** What hot paths need of a site: its rules, and which outside providers it has keys for. */
+  async settingsOf(siteId: string): Promise<SiteHotFacts | null> {
+    const rows = await this.tx.manager.query<
+      Array<{ additional_settings: Record<string, unknown>; contacts: boolean; analytics: boolean }>
+    >(
+      `SELECT additional_settings, contactsvc_api_key IS NOT NULL AS contacts,
+              analytics_api_key IS NOT NULL AS analytics
+         FROM site_configs WHERE site_id = $1`,
       [siteId],
     );
-    return rows[0]?.additional_settings ?? null;
+    const row = rows.at(0);
+    return row
+      ? {
+          settings: row.additional_settings,
+          integrations: { contacts: row.contacts, analytics: row.analytics },
+        }
+      : null;
   }
 
   /** The site's row, locked until the transaction ends (read-modify-write of its settings). */

@@ -5,7 +5,7 @@ import { SecretBox } from '#app/infra/crypto/secret-box.service.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { SiteConfig } from './entities/site-config.entity.js';
 import type { SecretField } from './sites.rules.js';
-import { SitesRepository } from './sites.repository.js';
+import { type SiteHotFacts, SitesRepository } from './sites.repository.js';
 
 /**
  * How long an instance trusts its copy of a site's `additional_settings` (the rules features derive from
@@ -19,7 +19,7 @@ export const SITE_SETTINGS_TTL_MS = 30_000;
 export class SitesService {
   private readonly settingsCache = new Map<
     string,
-    { at: number; settings: Record<string, unknown> | null }
+    { at: number; facts: SiteHotFacts | null }
   >();
 
   constructor(
@@ -33,12 +33,21 @@ export class SitesService {
    * hot paths (every paid order's points) read the site's rules without reading its row.
    */
   async settingsOf(siteId: string): Promise<Record<string, unknown> | null> {
+    return (await this.hotFacts(siteId))?.settings ?? null;
+  }
+
+  /** Which outside providers the site has keys for (cached like its settings): no key, nothing to send. */
+  async integrationsOf(siteId: string): Promise<{ contacts: boolean; analytics: boolean }> {
+    return (await this.hotFacts(siteId))?.integrations ?? { contacts: false, analytics: false };
+  }
+
+  private async hotFacts(siteId: string): Promise<SiteHotFacts | null> {
     const cached = this.settingsCache.get(siteId);
-    if (cached && Date.now() - cached.at < SITE_SETTINGS_TTL_MS) return cached.settings;
-    const settings = await this.sites.settingsOf(siteId);
+    if (cached && Date.now() - cached.at < SITE_SETTINGS_TTL_MS) return cached.facts;
+    const facts = await this.sites.settingsOf(siteId);
     if (this.settingsCache.size > 10_000) this.settingsCache.clear();
-    this.settingsCache.set(siteId, { at: Date.now(), settings });
-    return settings;
+    this.settingsCache.set(siteId, { at: Date.now(), facts });
+    return facts;
   }
 
   /** A site's settings changed: this instance forgets its copy once the change has committed. */
