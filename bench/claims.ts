@@ -1,8 +1,9 @@
 import 'reflect-metadata';
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { execFileSync, fork } from 'node:child_process';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
+import { IpcChild } from './ipc-child.js';
 
 /**
  * `npm run bench:claims` (issue 12). Two figures:
@@ -32,25 +33,7 @@ interface World {
   tokens: string[];
 }
 
-class AppChild {
-  private seq = 0;
-  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  constructor(private readonly child: ChildProcess) {
-    child.on('message', (m: { seq: number; ok: boolean; value?: unknown; error?: string }) => {
-      const w = this.waiting.get(m.seq);
-      this.waiting.delete(m.seq);
-      if (m.ok) w?.resolve(m.value);
-      else w?.reject(new Error(`claims app: ${m.error}`));
-    });
-  }
-  ask<T>(cmd: string, args: Record<string, unknown> = {}): Promise<T> {
-    const seq = ++this.seq;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(seq, { resolve: resolve, reject });
-      this.child.send({ ...args, cmd, seq });
-    });
-  }
-}
+type ClaimsCommand = { cmd: 'init' | 'ledger' | 'cpu' | 'close' } & Record<string, unknown>;
 
 async function http(
   url: string,
@@ -150,11 +133,11 @@ async function main(): Promise<void> {
   const url = new URL(SERVER);
   url.pathname = `/${name}`;
   const child = fork(join(__dirname, 'claims-app.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  const app = new AppChild(child);
+  const app = new IpcChild<ClaimsCommand>(child, 'claims app');
   const db = new Client({ connectionString: url.toString() });
   const summary: Record<string, unknown> = {};
   try {
-    const w = await app.ask<World>('init', { databaseUrl: url.toString(), members: MEMBERS });
+    const w = await app.ask<World>({ cmd: 'init', databaseUrl: url.toString(), members: MEMBERS });
     await db.connect();
     // Points for every member, as one ledger row each, and the ceiling's table of members.
     await db.query(
@@ -228,8 +211,8 @@ async function main(): Promise<void> {
 
     // The summary: a member with 100,000 ledger rows against one with 10.
     const [long, short] = [0, 1].map((i) => ({ id: w.userIds[i], token: w.tokens[i] }));
-    await app.ask('ledger', { userId: long.id, siteId: w.siteId, rows: 100_000 });
-    await app.ask('ledger', { userId: short.id, siteId: w.siteId, rows: 10 });
+    await app.ask({ cmd: 'ledger', userId: long.id, siteId: w.siteId, rows: 100_000 });
+    await app.ask({ cmd: 'ledger', userId: short.id, siteId: w.siteId, rows: 10 });
     const latency = async (token: string) => {
       const r = await autocannon({
         url: `${w.url}/rewards/summary`,
@@ -252,7 +235,7 @@ async function main(): Promise<void> {
     if (ratio > 1.2) process.exitCode = 1;
   } finally {
     await db.end().catch(() => undefined);
-    await app.ask('close').catch(() => undefined);
+    await app.ask({ cmd: 'close' }).catch(() => undefined);
     if (!process.env.BENCH_KEEP_DB) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { CHARGES_IN_FLIGHT, RUN_LANES } from '#app/modules/subscriptions/jobs/renewals.job.js';
 import { startFakeGateways } from '../test/support/fake-gateways.js';
+import { IpcChild } from './ipc-child.js';
 import type { RenewalCommand, RenewalRun, Seeded } from './renewals-protocol.js';
 
 /**
@@ -19,29 +20,6 @@ const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@1
 
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
 const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MB`;
-
-class Child {
-  private seq = 0;
-  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
-  constructor(private readonly child: ChildProcess) {
-    child.on('message', (m: { seq: number; ok: boolean; value?: unknown; error?: string }) => {
-      const w = this.waiting.get(m.seq);
-      this.waiting.delete(m.seq);
-      if (m.ok) w?.resolve(m.value);
-      else w?.reject(new Error(`renewals app: ${m.error}`));
-    });
-    child.on('exit', (code) => {
-      for (const w of this.waiting.values()) w.reject(new Error(`renewals app exited with ${code}`));
-    });
-  }
-  ask<T>(c: RenewalCommand): Promise<T> {
-    const seq = ++this.seq;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(seq, { resolve: resolve, reject });
-      this.child.send({ ...c, seq });
-    });
-  }
-}
 
 function bare(settings: unknown, registrationId: string, count: number): Promise<number> {
   const child = fork(join(__dirname, 'renewals-bare.js'), [], {
@@ -67,7 +45,7 @@ async function main(): Promise<void> {
     execArgv: ['--expose-gc'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
-  const app = new Child(process_);
+  const app = new IpcChild<RenewalCommand>(process_, 'renewals app');
   const results: Array<{ size: number; run: RenewalRun; bare: number; problems: string[] }> = [];
   try {
     await app.ask({ cmd: 'init', databaseUrl: url.toString(), ...fakes.config });
