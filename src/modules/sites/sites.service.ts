@@ -17,10 +17,7 @@ export const SITE_SETTINGS_TTL_MS = 30_000;
 /** What other features ask of sites: does it exist, and its settings (secrets decrypted on request). */
 @Injectable()
 export class SitesService {
-  private readonly settingsCache = new Map<
-    string,
-    { at: number; facts: SiteHotFacts | null }
-  >();
+  private readonly settingsCache = new Map<string, { at: number; facts: SiteHotFacts | null }>();
 
   constructor(
     private readonly sites: SitesRepository,
