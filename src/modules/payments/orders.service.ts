@@ -1,10 +1,9 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
 import { isCurrencyCode, majorToMinor, MoneyError } from '#app/common/money.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
-import { ProviderError } from '#app/infra/providers/provider-error.js';
 import { notStartedYet, refusalDetail, refusalStatus } from '#app/modules/raffles/entries/entries.rules.js';
 import { canJoin } from '#app/modules/raffles/raffles.rules.js';
 import { RafflesService } from '#app/modules/raffles/raffles.service.js';
@@ -13,7 +12,7 @@ import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { type BuyerClaim, BuyersService } from './buyers.service.js';
 import type { Gateway, PaymentTransaction } from './entities/payment-transaction.entity.js';
 import { type OpenedCheckout, PaymentGateways } from './payment-gateways.js';
-import { PaymentOutcomeService } from './payment-outcome.service.js';
+import { PurposeOrdersService } from './purpose-orders.service.js';
 import { PaymentsRepository } from './payments.repository.js';
 import { MAX_PAYMENT_CENTS } from './payments.rules.js';
 
@@ -56,8 +55,8 @@ export class OrdersService {
     private readonly limits: ResponsiblePlayService,
     private readonly gateways: PaymentGateways,
     private readonly activity: ActivityLogService,
-    private readonly outcomes: PaymentOutcomeService,
     private readonly tx: TransactionRunner,
+    private readonly checkouts: PurposeOrdersService,
   ) {}
 
   async create(caller: AuthUser | undefined, req: OrderRequest, meta: RequestMeta): Promise<OpenedOrder> {
@@ -114,51 +113,18 @@ export class OrdersService {
       );
       return row;
     });
-    return { payment, checkout: await this.openCheckout(payment, req, buyer.email) };
+    return {
+      payment,
+      checkout: await this.checkouts.openCheckout(payment, {
+        email: buyer.email,
+        returnUrl: req.returnUrl,
+        integrity: req.integrity,
+      }),
+    };
   }
 
   environment(): 'sandbox' | 'live' {
     return this.gateways.environment();
-  }
-
-  private async openCheckout(
-    payment: PaymentTransaction,
-    req: OrderRequest,
-    email: string,
-  ): Promise<OpenedCheckout> {
-    let checkout: OpenedCheckout;
-    try {
-      checkout = await this.gateways.open(payment, {
-        integrity: req.integrity,
-        returnUrl: req.returnUrl,
-        customerEmail: email,
-      });
-    } catch (error) {
-      if (!(error instanceof ProviderError)) throw error;
-      // No checkout exists: the order is over, and its spend reservation goes back.
-      await this.outcomes.apply(payment.id, {
-        outcome: 'failed',
-        source: 'checkout',
-        gatewayResponse: { error: error.message, kind: error.kind },
-      });
-      throw new AppException(
-        HttpStatus.BAD_GATEWAY,
-        'GATEWAY_UNAVAILABLE',
-        'The payment gateway could not be reached; try again.',
-      );
-    }
-    const metadata = {
-      ...payment.metadata,
-      checkout_id: checkout.checkoutId,
-      checkout_url: checkout.checkoutUrl,
-    };
-    await this.payments.update(payment.id, {
-      checkout_id: checkout.checkoutId,
-      gateway_response: checkout.raw,
-      metadata,
-    });
-    Object.assign(payment, { checkout_id: checkout.checkoutId, gateway_response: checkout.raw, metadata });
-    return checkout;
   }
 
   private async priceRaffleOrder(siteId: string, itemId: string, req: OrderRequest) {

@@ -32,6 +32,8 @@ export interface CheckoutOptions {
   createRegistration?: boolean;
   /** `PA` with 0.00 and a registration verifies the card alone (a trial's start). */
   paymentType?: 'DB' | 'PA';
+  /** Ask the gateway for a subresource-integrity hash of its widget (endpoint 3's `integrity`). */
+  integrity?: boolean;
 }
 
 /**
@@ -128,6 +130,7 @@ export class PurposeOrdersService {
         returnUrl: options.returnUrl,
         createRegistration: options.createRegistration,
         paymentType: options.paymentType,
+        integrity: options.integrity,
       });
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
@@ -142,11 +145,13 @@ export class PurposeOrdersService {
         'The payment gateway could not be reached; try again.',
       );
     }
-    await this.payments.update(payment.id, {
+    const changes = {
       checkout_id: checkout.checkoutId,
       gateway_response: checkout.raw,
       metadata: { ...payment.metadata, checkout_id: checkout.checkoutId, checkout_url: checkout.checkoutUrl },
-    });
+    };
+    await this.payments.update(payment.id, changes);
+    Object.assign(payment, changes);
     return checkout;
   }
 }

@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { AppException } from '#app/common/errors/app.exception.js';
-import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import {
   type PaymentHead,
   PaymentHooks,
@@ -28,7 +27,6 @@ export class ReferralsService implements OnModuleInit {
     private readonly sites: SitesService,
     private readonly signups: SignupHooks,
     private readonly hooks: PaymentHooks,
-    private readonly tx: TransactionRunner,
   ) {}
 
   onModuleInit(): void {

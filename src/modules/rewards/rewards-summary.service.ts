@@ -37,16 +37,14 @@ export class RewardsSummaryService {
   ) {}
 
   async summaryOf(user: AuthUser, siteId: string): Promise<RewardsSummaryDto> {
-    const [rows, facts, settings] = [
-      await this.tx.manager.query<Counters[]>(
-        `SELECT current_points, discount_claims_count, referral_points_awarded, referral_signup_points_awarded,
-                referral_signups_count, successful_referrals_count
-           FROM rewards_balances WHERE user_id = $1 AND site_id = $2`,
-        [user.id, siteId],
-      ),
-      await this.loyalty.of(user.id, siteId),
-      await this.sites.settingsOf(siteId),
-    ];
+    const rows = await this.tx.manager.query<Counters[]>(
+      `SELECT current_points, discount_claims_count, referral_points_awarded, referral_signup_points_awarded,
+              referral_signups_count, successful_referrals_count
+         FROM rewards_balances WHERE user_id = $1 AND site_id = $2`,
+      [user.id, siteId],
+    );
+    const facts = await this.loyalty.of(user.id, siteId);
+    const settings = await this.sites.settingsOf(siteId);
     const c = rows[0] ?? NONE;
     return {
       user_id: user.id,

@@ -49,19 +49,23 @@ export class SubscriptionPaymentsHandler implements PaidOrderHandler, OnModuleIn
     if (payment.kind === 'start' && (s.status === 'incomplete' || s.status === 'incomplete_expired'))
       return this.start(s, payment, now);
     if (payment.kind === 'card') return this.replaceCard(s, payment, now);
-    if (s.pending_payment_id === payment.id)
-      await this.renewals.paid(
-        [
-          {
-            subscriptionId: s.id,
-            paymentId: payment.id,
-            registrationId: payment.registration_id,
-            billingInterval: s.billing_interval,
-            periodEnd: s.current_period_end,
-          },
-        ],
-        now,
-      );
+    if (s.pending_payment_id === payment.id) await this.renewFrom(s, payment, now);
+  }
+
+  /** The payment pays the membership's period: it renews as a renewal run would. */
+  private async renewFrom(s: SubscriptionRow, payment: PaymentHead, now: Date): Promise<void> {
+    await this.renewals.paid(
+      [
+        {
+          subscriptionId: s.id,
+          paymentId: payment.id,
+          registrationId: payment.registration_id,
+          billingInterval: s.billing_interval,
+          periodEnd: s.current_period_end,
+        },
+      ],
+      now,
+    );
   }
 
   private async start(s: SubscriptionRow, payment: PaymentHead, now: Date): Promise<void> {
@@ -102,19 +106,7 @@ export class SubscriptionPaymentsHandler implements PaidOrderHandler, OnModuleIn
       { gatewayone_registration_id: payment.registration_id },
       { event: 'card_replaced', at: now.toISOString(), payment_id: payment.id },
     );
-    if (s.status === 'past_due' && payment.amount_cents > 0)
-      await this.renewals.paid(
-        [
-          {
-            subscriptionId: s.id,
-            paymentId: payment.id,
-            registrationId: payment.registration_id,
-            billingInterval: s.billing_interval,
-            periodEnd: s.current_period_end,
-          },
-        ],
-        now,
-      );
+    if (s.status === 'past_due' && payment.amount_cents > 0) await this.renewFrom(s, payment, now);
   }
 
   private async tell(
