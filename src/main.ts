@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { PinoLogger } from 'nestjs-pino';
 import { createApplication } from './bootstrap.js';
 import { ConfigError, loadConfig } from './config/load-config.js';
+import { HttpDrain } from './modules/health/http-drain.js';
 
 /** Waits until the port answers a request (at most a few seconds), so "listening" is never early. */
 async function answering(port: number): Promise<void> {
@@ -50,20 +51,24 @@ async function main(): Promise<void> {
     `${JSON.stringify({ msg: 'listening', url: `${config.publicBaseUrl}/docs`, database: config.databaseUrl ? 'postgres' : 'embedded', startup_ms: Math.round(performance.now()) })}\n`,
   );
 
-  // Graceful shutdown: stop taking requests, finish in-flight ones and jobs, close the pool, then
-  // the embedded database.
+  // Graceful shutdown: drain (readiness 503, no keep-alive, until nothing is in flight), then stop
+  // taking requests, finish in-flight ones and jobs, close the pool, then the embedded database.
+  const drain = running.app.get(HttpDrain);
   let stopping = false;
   const stop = (signal: string): void => {
     if (stopping) return;
     stopping = true;
     process.stdout.write(`${JSON.stringify({ msg: 'shutting down', signal })}\n`);
-    running.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`shutdown failed: ${String(error)}\n`);
-        process.exit(1);
-      },
-    );
+    drain
+      .drain()
+      .then(() => running.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`shutdown failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));

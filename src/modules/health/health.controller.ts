@@ -11,6 +11,7 @@ import {
 import { Public } from '#app/common/auth/auth.decorators.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
+import { HttpDrain } from './http-drain.js';
 import { JobsHealthIndicator } from './jobs.health.js';
 
 class LivenessDto {
@@ -47,6 +48,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly jobs: JobsHealthIndicator,
+    private readonly drain: HttpDrain,
   ) {}
 
   /** The process answers: nothing else is checked, so a slow database never gets the instance restarted. */
@@ -74,6 +76,7 @@ export class HealthController {
   @ApiOkResponse({ type: ReadinessDto, description: 'Database and job queue are up.' })
   @ApiErrors('NOT_READY')
   async ready(): Promise<HealthCheckResult> {
+    if (this.drain.isDraining) throw notReady('The instance is shutting down.');
     try {
       return await this.health.check([
         () => this.database.pingCheck('database').withTimeout(DATABASE_TIMEOUT_MS),
@@ -82,19 +85,21 @@ export class HealthController {
     } catch (error) {
       // Terminus throws a 503 HttpException, which the global filter would log as our own failure and
       // answer without saying what is down; a NOT_READY problem names it (terminus logs the details).
-      if (error instanceof ServiceUnavailableException) throw notReady(error);
+      if (error instanceof ServiceUnavailableException) throw notReady(whatIsDown(error));
       throw error;
     }
   }
 }
 
-function notReady(error: ServiceUnavailableException): AppException {
+function whatIsDown(error: ServiceUnavailableException): string {
   const result = error.getResponse() as Partial<HealthCheckResult>;
   const down = Object.keys(result.error ?? {});
-  const detail =
-    result.status === 'shutting_down'
-      ? 'The instance is shutting down.'
-      : `Not ready: ${down.length ? down.join(', ') : 'a dependency'} is down.`;
+  return result.status === 'shutting_down'
+    ? 'The instance is shutting down.'
+    : `Not ready: ${down.length ? down.join(', ') : 'a dependency'} is down.`;
+}
+
+function notReady(detail: string): AppException {
   return new AppException(HttpStatus.SERVICE_UNAVAILABLE, 'NOT_READY', detail, undefined, {
     'Retry-After': '5',
   });
