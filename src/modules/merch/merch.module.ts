@@ -10,6 +10,7 @@ import { MerchJobs } from './jobs/merch.jobs.js';
 import { MerchAdminController } from './merch-admin.controller.js';
 import { MerchAdminOrdersService } from './merch-admin-orders.service.js';
 import { MerchFulfilmentService } from './merch-fulfilment.service.js';
+import { MerchItemSeller } from './merch-item-seller.js';
 import { MerchOrdersController } from './merch-orders.controller.js';
 import { MerchOrdersService } from './merch-orders.service.js';
 import { MerchPaymentsHandler } from './merch-payments.handler.js';
@@ -36,6 +37,7 @@ import { MerchRepository } from './merch.repository.js';
     MerchAdminOrdersService,
     MerchFulfilmentService,
     MerchPaymentsHandler,
+    MerchItemSeller,
     MerchJobs,
   ],
 })

@@ -1,4 +1,12 @@
-import { assetList, majorUnits, nextStage, priceOrder, refundsOn, stageOf } from './merch.rules.js';
+import {
+  assetList,
+  majorUnits,
+  missingShipping,
+  nextStage,
+  priceOrder,
+  refundsOn,
+  stageOf,
+} from './merch.rules.js';
 
 const product = (id: string, amount_cents: number, currency = 'GBP', active = true) => ({
   id,
@@ -77,5 +85,27 @@ describe('merch rules', () => {
 
   it('lists assets by print area', () => {
     expect(assetList({ front: 'https://x/a.png' })).toEqual([{ printArea: 'front', url: 'https://x/a.png' }]);
+  });
+
+  it('names each required address field that is absent or blank, and nothing for a full address', () => {
+    const full = {
+      recipient_name: 'Jane Doe',
+      address_line1: '1 High Street',
+      town_or_city: 'London',
+      postal_or_zip_code: 'SW1A 1AA',
+      country_code: 'GB',
+    };
+    expect(missingShipping(full)).toEqual([]);
+    expect(missingShipping({})).toEqual([
+      'recipient_name',
+      'address_line1',
+      'town_or_city',
+      'postal_or_zip_code',
+      'country_code',
+    ]);
+    expect(missingShipping({ ...full, recipient_name: '  ', country_code: undefined })).toEqual([
+      'recipient_name',
+      'country_code',
+    ]);
   });
 });

@@ -94,3 +94,20 @@ export const refundsOn = (stage: StatusStage): boolean => stage === 'cancelled' 
 export function assetList(assets: Record<string, string>): Array<{ printArea: string; url: string }> {
   return Object.entries(assets).map(([printArea, url]) => ({ printArea, url }));
 }
+
+/** The address fields a merch order cannot ship without (the Merch order's required ones). */
+export const REQUIRED_SHIPPING = [
+  'recipient_name',
+  'address_line1',
+  'town_or_city',
+  'postal_or_zip_code',
+  'country_code',
+] as const;
+
+/** Which required address fields `fields` lacks (absent, or blank). */
+export function missingShipping(fields: Readonly<Record<string, unknown>>): string[] {
+  return REQUIRED_SHIPPING.filter((k) => typeof fields[k] !== 'string' || !fields[k].trim());
+}
+
+/** Most copies of one product in an order (as `POST /merch/orders` allows per line). */
+export const MAX_COPIES = 100;

@@ -14,6 +14,7 @@ import {
   GatewayOneOrderResultDto,
   GatewayTwoOrderDto,
   GatewayTwoOrderResultDto,
+  SHIPPING_FIELDS,
 } from './dto/order.dto.js';
 import { RAFFLE_EXAMPLE } from '#app/modules/raffles/raffles.examples.js';
 import { OrdersService } from './orders.service.js';
@@ -59,7 +60,12 @@ export class OrdersController {
     summary: 'Create an order at gatewayone, or process a completed one',
     description:
       'Creation (any body without `confirmation_only: true`): the server prices `quantity` tickets and the ' +
-      'chosen `upsells` of the raffle named by `item_id`; a differing `amount` is refused. With a Bearer token ' +
+      'chosen `upsells` of the raffle named by `item_id`; a differing `amount` is refused. When no raffle of ' +
+      'the site has that `item_id` and it is one of the site’s merch products’ `id`, the order buys ' +
+      '`quantity` copies of it (price × copies, no upsells, no shipping charge), needs the Merch order’s ' +
+      'address fields (`recipient_name`, `address_line1`, `town_or_city`, `postal_or_zip_code`, ' +
+      '`country_code`; 400 naming each one missing) and, once paid, goes to the print provider as ' +
+      '`POST /merch/orders`’ orders do. With a Bearer token ' +
       'the token names the buyer; without one `customer_email` names or creates the account (a guest ' +
       'purchase). Confirmation (`confirmation_only: true` with `order_id` and/or `payment_id`): the server ' +
       'asks the gateway and fulfils; `result_code`/`status` are only recorded. A paid order that can no ' +
@@ -82,7 +88,7 @@ export class OrdersController {
     },
   })
   @ApiOkResponse({ type: GatewayOneOrderResultDto })
-  @ApiErrors(...ORDER_ERRORS, 'SOLD_OUT', 'MAX_ENTRIES_REACHED', 'PAYMENT_DECLINED')
+  @ApiErrors(...ORDER_ERRORS, 'SOLD_OUT', 'MAX_ENTRIES_REACHED', 'PAYMENT_DECLINED', 'PRODUCT_NOT_AVAILABLE')
   async gatewayOneCreateOrder(
     @Body() body: GatewayOneOrderDto,
     @CurrentUser() caller: AuthUser | undefined,
@@ -107,10 +113,7 @@ export class OrdersController {
         status: payment.status,
         environment: this.orders.environment(),
         integrity: null,
-        message:
-          payment.status === 'succeeded'
-            ? 'Payment confirmed; your entries are in.'
-            : `Payment is ${payment.status}.`,
+        message: confirmedMessage(payment.status, payment.purpose),
         error: null,
         error_code: null,
       };
@@ -122,6 +125,7 @@ export class OrdersController {
         siteId,
         buyer: { email: body.customer_email, name: body.customer_name, userIdHint: body.user_id },
         itemId: body.item_id,
+        itemFields: shippingOf(body),
         quantity: body.quantity,
         upsells: body.upsells,
         amountMajor: body.amount,
@@ -217,7 +221,19 @@ export class OrdersController {
   }
 }
 
-/** The checkout's address, kept on the payment's metadata when it was opened. */
+/** What a confirmation tells the buyer: entries only for a raffle's order. */
+function confirmedMessage(status: string, purpose: string): string {
+  if (status !== 'succeeded') return `Payment is ${status}.`;
+  if (purpose === 'raffle') return 'Payment confirmed; your entries are in.';
+  if (purpose === 'merch') return 'Payment confirmed; your order goes to print and ships soon.';
+  return 'Payment confirmed.';
+}
+
+/** The address fields a merch product's order needs (sent only when the client sent them). */
+function shippingOf(body: GatewayOneOrderDto): Record<string, unknown> {
+  return Object.fromEntries(SHIPPING_FIELDS.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
+}
+
 /** Campaign fields kept on the payment's metadata for reporting. */
 function utmOf(body: object): Record<string, unknown> {
   const keys = [

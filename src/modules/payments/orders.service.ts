@@ -6,11 +6,13 @@ import { isCurrencyCode, majorToMinor, MoneyError } from '#app/common/money.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { notStartedYet, refusalDetail, refusalStatus } from '#app/modules/raffles/entries/entries.rules.js';
 import { canJoin } from '#app/modules/raffles/raffles.rules.js';
+import type { Raffle } from '#app/modules/raffles/entities/raffle.entity.js';
 import { RafflesService } from '#app/modules/raffles/raffles.service.js';
 import { ResponsiblePlayService } from '#app/modules/responsible-play/responsible-play.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { type BuyerClaim, BuyersService } from './buyers.service.js';
-import type { Gateway, PaymentTransaction } from './entities/payment-transaction.entity.js';
+import type { Gateway, PaymentPurpose, PaymentTransaction } from './entities/payment-transaction.entity.js';
+import { type ItemSale, PaymentHooks } from './hooks/payment-hooks.js';
 import { type OpenedCheckout, PaymentGateways } from './payment-gateways.js';
 import { PurposeOrdersService } from './purpose-orders.service.js';
 import { PaymentsRepository } from './payments.repository.js';
@@ -20,8 +22,13 @@ export interface OrderRequest {
   gateway: Gateway;
   siteId: string | undefined;
   buyer: Omit<BuyerClaim, 'siteId'>;
-  /** A raffle's item_id; without it a generic payment of `amountMajor`. */
+  /**
+   * A raffle's item_id, or (at gatewayone) a merch product's id when no raffle of the site has that
+   * item_id; without it a generic payment of `amountMajor`.
+   */
   itemId?: string;
+  /** Body fields only a sold item uses (a product's shipping address), handed to its seller. */
+  itemFields?: Record<string, unknown>;
   quantity?: number;
   upsells?: Array<{ quantity?: number; qty?: number; percentage?: number }>;
   /** What the client thinks it costs (major units): must equal the server's price. */
@@ -34,6 +41,18 @@ export interface OrderRequest {
   integrity?: boolean;
   returnUrl?: string | null;
   metadata?: Record<string, unknown>;
+}
+
+/** The server's price of an order, and what it buys. */
+interface Priced {
+  purpose: PaymentPurpose;
+  raffleId: string | null;
+  amountCents: number;
+  currency: string;
+  description: string;
+  details: Record<string, unknown>;
+  /** Another feature's item (a merch product): it records its own order beside the payment. */
+  sale?: ItemSale;
 }
 
 export interface OpenedOrder {
@@ -57,12 +76,15 @@ export class OrdersService {
     private readonly activity: ActivityLogService,
     private readonly tx: TransactionRunner,
     private readonly checkouts: PurposeOrdersService,
+    private readonly hooks: PaymentHooks,
   ) {}
 
   async create(caller: AuthUser | undefined, req: OrderRequest, meta: RequestMeta): Promise<OpenedOrder> {
     const siteId = caller?.siteId ?? req.siteId;
     if (!siteId) throw AppException.validation([{ field: 'site_id', message: 'site_id is required' }]);
-    const priced = req.itemId ? await this.priceRaffleOrder(siteId, req.itemId, req) : this.priceGeneric(req);
+    const priced: Priced = req.itemId
+      ? await this.priceItem(siteId, req.itemId, req)
+      : this.priceGeneric(req);
     const buyer = await this.buyers.resolve(caller, { ...req.buyer, siteId }, meta);
     const now = new Date();
     const payment = await this.tx.run(async (manager) => {
@@ -85,7 +107,7 @@ export class OrdersService {
           status: 'pending',
           fraud_score: null,
           metadata: { ...(req.metadata ?? {}) },
-          purpose: priced.raffleId ? 'raffle' : 'generic',
+          purpose: priced.purpose,
           raffle_id: priced.raffleId,
           order_details: priced.details,
           new_account: buyer.created,
@@ -99,6 +121,7 @@ export class OrdersService {
         },
         manager,
       );
+      await priced.sale?.record({ id: row.id, site_id: siteId, user_id: buyer.userId }, buyer.email);
       await this.activity.record(
         {
           userId: buyer.userId,
@@ -113,23 +136,60 @@ export class OrdersService {
       );
       return row;
     });
-    return {
-      payment,
-      checkout: await this.checkouts.openCheckout(payment, {
-        email: buyer.email,
-        returnUrl: req.returnUrl,
-        integrity: req.integrity,
-      }),
-    };
+    const checkout = await this.checkouts.openCheckout(payment, {
+      email: buyer.email,
+      returnUrl: req.returnUrl,
+      integrity: req.integrity,
+    });
+    await priced.sale?.opened(payment.id, checkout.checkoutId);
+    return { payment, checkout };
   }
 
   environment(): 'sandbox' | 'live' {
     return this.gateways.environment();
   }
 
-  private async priceRaffleOrder(siteId: string, itemId: string, req: OrderRequest) {
+  /**
+   * The raffle the site sells under `itemId` first; else, at gatewayone, what another feature sells under
+   * that id (a merch product: its ids are UUIDs, and a raffle's item_id that equals one wins). Neither:
+   * the unknown item's 404, as before products could be named.
+   */
+  private async priceItem(siteId: string, itemId: string, req: OrderRequest): Promise<Priced> {
     const raffle = await this.raffles.findByItemId(siteId, itemId);
-    if (!raffle) throw AppException.notFound('Raffle');
+    if (raffle) return this.priceRaffleOrder(raffle, req);
+    const sale =
+      req.gateway === 'gatewayone'
+        ? await this.hooks.saleOf(siteId, itemId, {
+            quantity: req.quantity,
+            upsells: req.upsells,
+            fields: req.itemFields ?? {},
+          })
+        : null;
+    if (!sale) throw AppException.notFound('Raffle');
+    this.checkClientPrice(req, sale.amountCents, sale.currency, 'product');
+    return {
+      purpose: sale.purpose,
+      raffleId: null,
+      amountCents: sale.amountCents,
+      currency: sale.currency,
+      description: sale.description,
+      details: sale.details,
+      sale,
+    };
+  }
+
+  /** What the client says it costs is checked, never used: the server's price is charged or nothing. */
+  private checkClientPrice(req: OrderRequest, amountCents: number, currency: string, what: string): void {
+    if (req.currency && req.currency.toUpperCase() !== currency)
+      throw AppException.unprocessable('CURRENCY_MISMATCH', `This ${what} is priced in ${currency}.`);
+    if (req.amountMajor !== undefined && this.toMinor(req.amountMajor, currency) !== amountCents)
+      throw AppException.unprocessable(
+        'AMOUNT_MISMATCH',
+        'The amount does not match the server’s price for this order.',
+      );
+  }
+
+  private priceRaffleOrder(raffle: Raffle, req: OrderRequest): Priced {
     const now = new Date();
     if (!canJoin(raffle, now)) {
       const refusal = notStartedYet(raffle, now) ? 'RAFFLE_NOT_STARTED' : 'RAFFLE_CLOSED';
@@ -143,17 +203,9 @@ export class OrdersService {
     const price = this.raffles.priceOrder(raffle, req.quantity ?? 1, upsells);
     // Checks, reserves nothing: a buyer who pays for the last tickets someone else took is refunded.
     this.raffles.checkOrderFits(raffle, price.tickets);
-    if (req.currency && req.currency.toUpperCase() !== raffle.currency)
-      throw AppException.unprocessable('CURRENCY_MISMATCH', `This raffle is priced in ${raffle.currency}.`);
-    if (
-      req.amountMajor !== undefined &&
-      this.toMinor(req.amountMajor, raffle.currency) !== price.amount_cents
-    )
-      throw AppException.unprocessable(
-        'AMOUNT_MISMATCH',
-        'The amount does not match the server’s price for this order.',
-      );
+    this.checkClientPrice(req, price.amount_cents, raffle.currency, 'raffle');
     return {
+      purpose: 'raffle',
       raffleId: raffle.id,
       amountCents: price.amount_cents,
       currency: raffle.currency,
@@ -168,7 +220,7 @@ export class OrdersService {
     };
   }
 
-  private priceGeneric(req: OrderRequest) {
+  private priceGeneric(req: OrderRequest): Priced {
     if ((req.amountMajor === undefined && req.amountCents === undefined) || !req.currency)
       throw AppException.validation([{ field: 'amount', message: 'amount and currency are required' }]);
     const currency = req.currency.toUpperCase();
@@ -181,7 +233,14 @@ export class OrdersService {
       throw AppException.validation([
         { field: 'amount', message: `amount must be at most ${MAX_PAYMENT_CENTS} in minor units` },
       ]);
-    return { raffleId: null, amountCents, currency, description: req.description ?? 'Payment', details: {} };
+    return {
+      purpose: 'generic',
+      raffleId: null,
+      amountCents,
+      currency,
+      description: req.description ?? 'Payment',
+      details: {},
+    };
   }
 
   private toMinor(amount: number, currency: string): number {

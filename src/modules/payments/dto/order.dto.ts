@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, IsOptional, Matches, ValidateNested } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
 import { Bool, Email, Int, Line, Num, Obj, Prop, Str, StrArray } from '#app/common/validation/fields.js';
 
@@ -24,9 +24,14 @@ const upsellsDecorators = [
   }),
 ];
 
+const SHIP = 'Beyond the spec: only when `item_id` names a merch product, which ships here';
+const SHIPPING_METHODS = ['Budget', 'Standard', 'Express', 'Overnight'];
+
 /**
  * Endpoint 3. `confirmation_only: true` with `order_id` and/or `payment_id` processes a completed order
- * (the server asks the gateway); any other body creates an order for the raffle named by `item_id`.
+ * (the server asks the gateway); any other body creates an order for the raffle named by `item_id`, or
+ * for the merch product of that id (DESIGN §10), which needs the Merch order's address fields — the
+ * spec's field list has none, so they are added here, optional, under the Merch order's own names.
  */
 export class GatewayOneOrderDto {
   @Num({
@@ -52,7 +57,12 @@ export class GatewayOneOrderDto {
   @Line({ max: 200 }) customer_name?: string;
   @Str({ max: 40 }) customer_phone?: string;
   @Str({ max: 100 }) entity_id?: string;
-  @Str({ max: 100, description: 'The raffle’s item_id (creation).' }) item_id?: string;
+  @Str({
+    max: 100,
+    description:
+      'Creation: the raffle’s item_id, or a merch product’s id (a raffle of the site with that item_id wins).',
+  })
+  item_id?: string;
   @Str({ max: 100, description: 'Our order id, from the creation answer (confirmation).' }) order_id?: string;
   @Str({ max: 100, description: 'The gateway’s payment or checkout id (confirmation).' }) payment_id?: string;
   @Str({ max: 64, description: 'A hint: must match the buyer named by the token or customer_email.' })
@@ -63,7 +73,13 @@ export class GatewayOneOrderDto {
   @Str({ max: 40 }) payment_type?: string;
   @Str({ max: 100, description: 'Recorded, never trusted.' }) result_code?: string;
   @Str({ max: 100, description: 'Recorded, never trusted.' }) status?: string;
-  @Int({ min: 1, max: 10000, example: 5, description: 'Single tickets (default 1).' }) quantity?: number;
+  @Int({
+    min: 1,
+    max: 10000,
+    example: 5,
+    description: 'Single tickets (default 1); of a merch product, copies (at most 100).',
+  })
+  quantity?: number;
   @applyAll(upsellsDecorators) upsells?: OrderUpsellDto[];
   @Bool({ description: 'false (or unknown e-mail): a guest purchase that creates the account.' })
   user_exists?: boolean;
@@ -73,7 +89,48 @@ export class GatewayOneOrderDto {
   @Str({ max: 200 }) utm_medium?: string;
   @Str({ max: 200 }) utm_source?: string;
   @Str({ max: 200 }) utm_term?: string;
+
+  @Str({ min: 1, max: 200, example: 'Jane Doe', description: `${SHIP} (required).` })
+  recipient_name?: string;
+  @Email({ description: `${SHIP}; default the buyer’s e-mail.` }) recipient_email?: string;
+  @Str({ max: 50, example: '+447700900123', description: `${SHIP}.` }) recipient_phone?: string;
+  @Str({ min: 1, max: 200, example: '1 High Street', description: `${SHIP} (required).` })
+  address_line1?: string;
+  @Str({ max: 200, description: `${SHIP}.` }) address_line2?: string;
+  @Str({ min: 1, max: 100, example: 'London', description: `${SHIP} (required).` })
+  town_or_city?: string;
+  @Str({ max: 100, example: 'Greater London', description: `${SHIP}.` }) state_or_county?: string;
+  @Str({ min: 1, max: 20, example: 'SW1A 1AA', description: `${SHIP} (required).` })
+  postal_or_zip_code?: string;
+
+  @Matches(/^[A-Za-z]{2}$/, { message: 'country_code must be a two-letter country code' })
+  @Str({ min: 2, max: 2, example: 'GB', description: `${SHIP} (required): ISO 3166-1 alpha-2.` })
+  country_code?: string;
+
+  @IsOptional()
+  @IsIn(SHIPPING_METHODS)
+  @ApiProperty({
+    required: false,
+    enum: SHIPPING_METHODS,
+    example: 'Standard',
+    description: `${SHIP}; default Standard.`,
+  })
+  shipping_method?: string;
 }
+
+/** The Merch order's address fields endpoint 3 takes (handed to the product's seller as sent). */
+export const SHIPPING_FIELDS = [
+  'recipient_name',
+  'recipient_email',
+  'recipient_phone',
+  'address_line1',
+  'address_line2',
+  'town_or_city',
+  'state_or_county',
+  'postal_or_zip_code',
+  'country_code',
+  'shipping_method',
+] as const;
 
 /** Endpoint 4. */
 export class GatewayTwoOrderDto {

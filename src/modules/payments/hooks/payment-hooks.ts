@@ -74,6 +74,33 @@ export interface PaymentListener {
   refunded?(payment: RefundedPayment): Promise<void>;
 }
 
+/** What endpoint 3's body says about an item another feature sells (DESIGN §10). */
+export interface ItemOrder {
+  quantity?: number;
+  upsells?: readonly unknown[];
+  /** The body's fields only such an item uses (a product's shipping address), as sent. */
+  fields: Record<string, unknown>;
+}
+
+/** An item priced by the feature that sells it; endpoint 3 writes the payment and opens its checkout. */
+export interface ItemSale {
+  purpose: Exclude<PaymentPurpose, 'raffle' | 'generic'>;
+  amountCents: number;
+  currency: string;
+  description: string;
+  details: Record<string, unknown>;
+  /** In the order's transaction, right after the pending payment is written: the feature's own order. */
+  record(payment: { id: string; site_id: string; user_id: string }, buyerEmail: string): Promise<void>;
+  /** After the commit, once the gateway's checkout is open. */
+  opened(paymentId: string, checkoutId: string): Promise<void>;
+}
+
+/**
+ * Prices `itemId` of `siteId` when it names something this feature sells; null when it names nothing of
+ * its own. Reads only, and refuses (throws) an order it cannot take before anything is written.
+ */
+export type ItemSeller = (siteId: string, itemId: string, order: ItemOrder) => Promise<ItemSale | null>;
+
 /**
  * What another feature does with an event it receives through the webhook inbox (a website form's
  * submission): run in the `inbound.process` job; throwing marks the event failed (replayable).
@@ -89,6 +116,7 @@ export class PaymentHooks {
   private readonly handlers = new Map<PaymentPurpose, PaidOrderHandler>();
   private readonly listeners: PaymentListener[] = [];
   private readonly processors = new Map<string, InboundProcessor>();
+  private readonly sellers: ItemSeller[] = [];
   private subscriptions: (ids: string[]) => Promise<Map<string, Record<string, unknown>>> = () =>
     Promise.resolve(new Map<string, Record<string, unknown>>());
 
@@ -105,6 +133,20 @@ export class PaymentHooks {
 
   inboundProcessorOf(provider: string): InboundProcessor | undefined {
     return this.processors.get(provider);
+  }
+
+  /** Endpoint 3's `item_id` may name what `seller` sells (when it names no raffle). */
+  sellItems(seller: ItemSeller): void {
+    this.sellers.push(seller);
+  }
+
+  /** The first seller's sale of `itemId`, or null when no feature sells it. */
+  async saleOf(siteId: string, itemId: string, order: ItemOrder): Promise<ItemSale | null> {
+    for (const seller of this.sellers) {
+      const sale = await seller(siteId, itemId, order);
+      if (sale) return sale;
+    }
+    return null;
   }
 
   listen(listener: PaymentListener): void {
