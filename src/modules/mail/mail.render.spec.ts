@@ -184,6 +184,16 @@ describe('purchase mails for a payment that bought no tickets', () => {
       amount: '£5.00',
     });
     expect(mail.subject).toBe('Your payment for Top-up');
+    expect(mail.text).toContain('We have your payment for Top-up.');
+    expect(mail.text).not.toMatch(/draw|Good luck/);
+    const merch = renderMail('purchase_new', {
+      site_name: 'Shop',
+      giveaway_name: 'Merchandise (2 items)',
+      link: 'https://shop.example.com/set',
+      expires_minutes: 60,
+    });
+    expect(merch.text).toContain('We have your payment for Merchandise (2 items).');
+    expect(merch.text).not.toContain('in the draw');
     expect(
       renderMail('purchase_existing', { site_name: 'Shop', giveaway_name: 'Dream Car', ticket_quantity: 2 })
         .subject,

@@ -50,6 +50,11 @@ const TICKETS =
 
 const TICKET_WORD = '{{pluralize ticket_quantity "ticket" "tickets"}}';
 
+/** Tickets put the buyer in a draw; any other payment (merchandise, a top-up) is confirmed as such. */
+const PURCHASE_LINE =
+  '{{#if ticket_quantity}}You are in the draw for {{giveaway_name}}.' +
+  '{{else}}We have your payment for {{giveaway_name}}.{{/if}}';
+
 const PURCHASE_SUBJECT =
   '{{#if ticket_quantity}}Your {{ticket_quantity}} ' +
   TICKET_WORD +
@@ -83,9 +88,11 @@ export const TEMPLATES: Record<MailKind, MailTemplate> = {
     // A payment that bought no tickets (endpoints 4 and 6 without a raffle) is "your payment for …".
     subject: PURCHASE_SUBJECT,
     body:
-      'Hello {{first_name}},\n\nThank you for your order. You are in the draw for {{giveaway_name}}.\n\n' +
+      'Hello {{first_name}},\n\nThank you for your order. ' +
+      PURCHASE_LINE +
+      '\n\n' +
       TICKETS +
-      '\n\nGood luck!',
+      '{{#if ticket_quantity}}\n\nGood luck!{{/if}}',
     action: { url: '{{brand_site_url}}', label: 'See my entries' },
   },
   purchase_refunded: {
@@ -101,7 +108,9 @@ export const TEMPLATES: Record<MailKind, MailTemplate> = {
     // A payment that bought no tickets (endpoints 4 and 6 without a raffle) is "your payment for …".
     subject: PURCHASE_SUBJECT,
     body:
-      'Hello {{first_name}},\n\nThank you for your order. You are in the draw for {{giveaway_name}}.\n\n' +
+      'Hello {{first_name}},\n\nThank you for your order. ' +
+      PURCHASE_LINE +
+      '\n\n' +
       TICKETS +
       '\n\nWe made a {{brand_name}} account for you with this e-mail address. Choose a password to see your ' +
       'tickets and enter future draws; the link works once and expires in {{expires_minutes}} minutes.',
