@@ -5,6 +5,7 @@ import { Auth, CurrentUser } from '#app/common/auth/auth.decorators.js';
 import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
+import { EXAMPLE_NEWCOMER_NEW_PASSWORD } from '#app/modules/auth/auth.examples.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { AccountDeletionService } from './account-deletion.service.js';
 import { DeleteMyAccountDto, DeleteUserDto } from './dto/delete-account.dto.js';
@@ -29,8 +30,9 @@ export class AccountDeletionController {
   })
   @ApiRequestExample({
     summary: 'Delete the account, confirming with the password',
-    description: 'Authorised as the account to delete.',
-    value: { password: 'correct horse battery staple', reason: 'I no longer play' },
+    description:
+      'Authorised as the account to delete (here the newcomer, whose password the password-set example changed).',
+    value: { password: EXAMPLE_NEWCOMER_NEW_PASSWORD, reason: 'I no longer play' },
   })
   @ApiNoContentResponse({ description: 'Deleted; the token used is refused from now on.' })
   @ApiErrors(

@@ -6,7 +6,6 @@ export class DeleteMyAccountDto {
     description:
       'Your current password. Required when the account has one; an account made without a password ' +
       '(a guest purchase, a website form) sends none.',
-    example: 'correct horse battery staple',
   })
   password?: string;
 
