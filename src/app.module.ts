@@ -33,6 +33,7 @@ import { MerchModule } from '#app/modules/merch/merch.module.js';
 import { CmsModule } from '#app/modules/cms/cms.module.js';
 import { IntegrationsModule } from '#app/modules/integrations/integrations.module.js';
 import { UsersModule } from '#app/modules/users/users.module.js';
+import { AccountDeletionModule } from '#app/modules/account-deletion/account-deletion.module.js';
 
 /**
  * The whole service. Built from a validated configuration and a database address (the embedded
@@ -70,6 +71,7 @@ export class AppModule {
         RewardsModule,
         ResponsiblePlayModule,
         PaymentsModule,
+        AccountDeletionModule,
       ],
       providers: [
         { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -322,6 +322,26 @@ export const WALK: WalkStep[] = [
     },
   },
 
-  // Last, the newcomer becomes an admin of the site.
+  // The newcomer becomes an admin of the site.
   { operationId: 'setRole', as: 'admin', params: (v) => ({ id: v.userId }) },
+
+  // Last, accounts are deleted: a second member's by an admin, then the newcomer's own.
+  {
+    operationId: 'deleteUser',
+    as: 'admin',
+    params: (v) => ({ id: v.leaverId }),
+    before: async (w, v) => {
+      const res = await api(w.app)
+        .post('/auth/register', {
+          email: 'leaver@example.com',
+          password: 'a-leaver-passphrase-44',
+          site_id: 'main',
+          data_processing_consent: true,
+          age_confirmed: true,
+        })
+        .expect(201);
+      v.leaverId = str((res.body as { user: { id: unknown } }).user.id);
+    },
+  },
+  { operationId: 'deleteMe', as: 'user' },
 ];

@@ -25,6 +25,7 @@ export const ERROR_CATALOGUE = {
   },
   UNAUTHENTICATED: { status: 401, detail: 'A valid access token is required.' },
   FORBIDDEN: { status: 403, detail: 'You are not allowed to do this.' },
+  WRONG_PASSWORD: { status: 403, detail: 'The password is not correct.' },
   SPIN_TOKEN_OTHER_SITE: { status: 403, detail: 'This spin result belongs to another site.' },
   NOT_FOUND: { status: 404, detail: 'Resource not found.' },
   UNKNOWN_SITE: { status: 404, detail: 'There is no site "shop2".' },

@@ -16,6 +16,7 @@ import {
   EXAMPLE_ADMIN,
   EXAMPLE_MAIL_TOKEN,
   EXAMPLE_NEWCOMER,
+  EXAMPLE_NEWCOMER_NEW_PASSWORD,
   EXAMPLE_REFRESH_TOKEN,
 } from './auth.examples.js';
 import { AuthService } from './auth.service.js';
@@ -169,7 +170,7 @@ export class AuthController {
     summary: 'A token from a password e-mail',
     description:
       'Replace `token` with the one in the link of a password-reset or password-set e-mail (`GET /admin/outbox`).',
-    value: { token: EXAMPLE_MAIL_TOKEN, password: 'another-long-passphrase-43' },
+    value: { token: EXAMPLE_MAIL_TOKEN, password: EXAMPLE_NEWCOMER_NEW_PASSWORD },
   })
   @ApiOkResponse({ type: PasswordSetDto })
   @ApiErrors(400, 'INVALID_TOKEN')

@@ -7,6 +7,8 @@ export const EXAMPLE_NEWCOMER = {
   email: 'newcomer@example.com',
   password: 'a-newcomer-passphrase-42',
 } as const;
+/** The newcomer's password once the password-set example has run (the account deletion example sends it). */
+export const EXAMPLE_NEWCOMER_NEW_PASSWORD = 'another-long-passphrase-43';
 
 /** Stand-ins the reader replaces with a value an earlier answer or e-mail gave. */
 export const EXAMPLE_REFRESH_TOKEN = 'paste-the-refresh_token-login-answered';

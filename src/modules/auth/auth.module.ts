@@ -41,6 +41,6 @@ import { SessionService } from './session.service.js';
     OneTimeTokensRepository,
     AdminBootstrapService,
   ],
-  exports: [PasswordFlowsService, SessionService, AdminBootstrapService],
+  exports: [PasswordFlowsService, SessionService, AdminBootstrapService, PasswordHasher],
 })
 export class AuthModule {}

@@ -10,6 +10,15 @@ export interface Referrer {
   registration_ip: string | null;
 }
 
+/** A referral a cancellation moved, with what it took back from the referrer. */
+export interface CancelledReferral {
+  id: string;
+  referrer_user_id: string;
+  was_status: ReferralStatus;
+  due: number;
+  taken: number;
+}
+
 /**
  * Every query of referrals, in the ambient transaction. Each change is one statement that moves the
  * referral, the ledger and the referrer's balance and counters together (DESIGN §6: counters kept in the
@@ -129,15 +138,70 @@ export class ReferralsRepository {
    * reversal; the ledger row says so). Answers whether one was cancelled.
    */
   async cancelForPayment(paymentId: string, reason: string): Promise<boolean> {
+    const cancelled = await this.cancelAndReverse(
+      `completed_payment_id = $1 AND status = 'completed'`,
+      paymentId,
+      reason,
+      `Referral cancelled: the friend's purchase was refunded`,
+      paymentId,
+    );
+    return cancelled.length > 0;
+  }
+
+  /**
+   * The referee's account is deleted: its referral, pending or completed, is cancelled and what it
+   * awarded the referrer is taken back exactly like a refund's (a pending one paid the signup bonus
+   * only). Only a live referral moves, so a repeat, or a refund after it, takes nothing twice.
+   */
+  cancelForReferee(refereeId: string, reason: string): Promise<CancelledReferral[]> {
+    return this.cancelAndReverse(
+      `referee_user_id = $1 AND status IN ('pending', 'completed')`,
+      refereeId,
+      reason,
+      'Referral cancelled: the friend you referred closed their account',
+      null,
+    );
+  }
+
+  /**
+   * The referrer's account is deleted: its pending referrals are cancelled so that a later purchase
+   * pays no one; completed ones stay as history. Nothing moves on the deleted referrer's balance.
+   */
+  async cancelPendingOfReferrer(referrerId: string, reason: string): Promise<number> {
     const rows = await this.tx.manager.query<Array<{ id: string }>>(
-      `WITH ref AS (
+      `WITH moved AS (
          UPDATE referrals SET status = 'cancelled', cancel_reason = $2, updated_at = now()
-          WHERE completed_payment_id = $1 AND status = 'completed'
-          RETURNING id, site_id, referrer_user_id, signup_points, purchase_points),
+          WHERE referrer_user_id = $1 AND status = 'pending' RETURNING id)
+       SELECT id FROM moved`,
+      [referrerId, reason],
+    );
+    return rows.length;
+  }
+
+  /**
+   * The one reversal: cancels the live referrals `where` names (over `$1`), then takes back their
+   * bonuses from each referrer, never below zero, moving the counters the award moved, and writes a
+   * `reversal` ledger row when anything was taken (`due`/`taken` in its metadata). One statement.
+   */
+  private cancelAndReverse(
+    where: string,
+    key: string,
+    reason: string,
+    ledgerReason: string,
+    paymentId: string | null,
+  ): Promise<CancelledReferral[]> {
+    return this.tx.manager.query<CancelledReferral[]>(
+      `WITH old AS (
+         SELECT id, status FROM referrals WHERE ${where} FOR UPDATE),
+       ref AS (
+         UPDATE referrals r SET status = 'cancelled', cancel_reason = $2, updated_at = now()
+           FROM old WHERE r.id = old.id
+          RETURNING r.id, r.site_id, r.referrer_user_id, r.signup_points, r.purchase_points,
+                    old.status AS was_status),
        bal AS (
          SELECT b.user_id, LEAST(b.current_points, ref.signup_points + ref.purchase_points) AS take,
                 ref.signup_points + ref.purchase_points AS due, ref.id, ref.site_id,
-                ref.signup_points, ref.purchase_points
+                ref.signup_points, ref.purchase_points, ref.was_status
            FROM ref JOIN rewards_balances b ON b.user_id = ref.referrer_user_id FOR UPDATE OF b),
        moved AS (
          UPDATE rewards_balances b
@@ -146,21 +210,24 @@ export class ReferralsRepository {
                 referral_points_awarded = b.referral_points_awarded - bal.purchase_points,
                 referral_signup_points_awarded = b.referral_signup_points_awarded - bal.signup_points,
                 referral_signups_count = b.referral_signups_count - 1,
-                successful_referrals_count = b.successful_referrals_count - 1,
+                successful_referrals_count = b.successful_referrals_count
+                  - CASE WHEN bal.was_status = 'completed' THEN 1 ELSE 0 END,
                 updated_at = now()
            FROM bal WHERE b.user_id = bal.user_id
-         RETURNING b.user_id)
-       INSERT INTO point_transactions (site_id, user_id, payment_transaction_id, reason, transaction_type, created_by, amount, metadata)
-       SELECT bal.site_id, bal.user_id, NULL,
-              'Referral cancelled: the friend''s purchase was refunded' ||
-                CASE WHEN bal.take < bal.due THEN ' (' || bal.due || ' points due, ' || (bal.due - bal.take) || ' already spent; ' || bal.take || ' taken back)' ELSE '' END,
-              'reversal', NULL, -bal.take,
-              jsonb_build_object('referral_id', bal.id, 'payment_id', $1::uuid, 'due', bal.due, 'taken', bal.take)
-         FROM bal WHERE bal.take > 0
-       RETURNING id`,
-      [paymentId, reason],
+         RETURNING b.user_id),
+       ledger AS (
+         INSERT INTO point_transactions (site_id, user_id, payment_transaction_id, reason, transaction_type, created_by, amount, metadata)
+         SELECT bal.site_id, bal.user_id, NULL,
+                $3 ||
+                  CASE WHEN bal.take < bal.due THEN ' (' || bal.due || ' points due, ' || (bal.due - bal.take) || ' already spent; ' || bal.take || ' taken back)' ELSE '' END,
+                'reversal', NULL, -bal.take,
+                jsonb_strip_nulls(jsonb_build_object('referral_id', bal.id, 'payment_id', $4::uuid,
+                                                     'due', bal.due, 'taken', bal.take, 'cause', $2::text))
+           FROM bal WHERE bal.take > 0)
+       SELECT ref.id, ref.referrer_user_id, ref.was_status, COALESCE(bal.due, 0) AS due, COALESCE(bal.take, 0) AS taken
+         FROM ref LEFT JOIN bal ON bal.id = ref.id`,
+      [key, reason, ledgerReason, paymentId],
     );
-    return rows.length > 0;
   }
 
   /** The referrals a user made on a site, newest first. */

@@ -11,14 +11,15 @@ import { SitesService } from '#app/modules/sites/sites.service.js';
 import { type Signup, SignupHooks } from '#app/modules/users/ports/signup-hooks.port.js';
 import type { ReferralDto } from './dto/referral.dto.js';
 import { toReferralDto } from './referrals.mapper.js';
-import { ReferralsRepository } from './referrals.repository.js';
+import { type CancelledReferral, ReferralsRepository } from './referrals.repository.js';
 import { normaliseReferralCode, referralCode, selfReferral } from './referrals.rules.js';
 import { rewardsRules } from './rewards.rules.js';
 
 /**
  * Referrals (DESIGN §5, §6): each user's code; a signup with it makes a pending referral and pays the
  * referrer's signup bonus; the referee's first successful payment completes it inside that payment's
- * fulfilment and pays the purchase bonus, once; a refund of that payment cancels it and takes both back.
+ * fulfilment and pays the purchase bonus, once; a refund of that payment, or the referee's deletion,
+ * cancels it and takes back what it paid.
  */
 @Injectable()
 export class ReferralsService implements OnModuleInit {
@@ -55,6 +56,19 @@ export class ReferralsService implements OnModuleInit {
   async listOf(user: AuthUser, siteId: string): Promise<ReferralDto[]> {
     const rows = await this.referrals.listOf(user.id, siteId);
     return rows.map(toReferralDto);
+  }
+
+  /**
+   * In an account deletion's transaction: the referral where the user is the referee is cancelled and
+   * its bonuses taken back from the referrer (as a refund does); its own pending referrals are
+   * cancelled so that no later purchase pays a deleted account; its completed ones stay as history.
+   */
+  async accountDeleted(
+    userId: string,
+  ): Promise<{ asReferee: CancelledReferral[]; pendingAsReferrer: number }> {
+    const asReferee = await this.referrals.cancelForReferee(userId, 'referee_deleted');
+    const pendingAsReferrer = await this.referrals.cancelPendingOfReferrer(userId, 'referrer_deleted');
+    return { asReferee, pendingAsReferrer };
   }
 
   /** In the registration's transaction: an unknown code refuses the registration (the person can fix it). */

@@ -30,6 +30,6 @@ import { RewardsService } from './rewards.service.js';
     RewardsSummaryService,
     LoyaltyPort,
   ],
-  exports: [PointsService, LoyaltyPort],
+  exports: [PointsService, LoyaltyPort, ReferralsService],
 })
 export class RewardsModule {}

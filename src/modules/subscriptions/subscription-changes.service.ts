@@ -72,56 +72,85 @@ export class SubscriptionChangesService {
             ? 'This membership already ends with its period; cancel with `immediate: true` to end it now.'
             : `This membership is already ${s.status}.`,
         );
-      const coolingOff =
-        inCoolingOff(s.cooling_off_expiry, now) && s.status !== 'incomplete' && s.current_payment_id;
-      const endsNow = immediate || coolingOff || s.status === 'incomplete' || s.status === 'paused';
-      const refund = coolingOff
-        ? coolingOffRefund({
-            amountCents: s.amount_cents,
-            creditsPerPeriod: s.entry_credits_per_period,
-            creditsUsed: s.credits_used_this_period,
-          })
-        : null;
-      const event: HistoryEvent = {
-        event: endsNow ? 'cancelled' : 'cancellation_scheduled',
-        at: now.toISOString(),
-        by: caller.id,
-        reason: body.reason,
-        immediate,
-        ...(refund ? { refund_cents: refund.refundCents, refund_arithmetic: refund.arithmetic } : {}),
-      };
-      await this.subs.update(
-        s.id,
-        endsNow
-          ? { status: 'cancelled', cancelled_at: now, cancellation_reason: body.reason, auto_renew: false }
-          : { status: 'pending_cancellation', cancellation_reason: body.reason, auto_renew: false },
-        event,
-      );
-      if (refund && refund.refundCents > 0 && s.current_payment_id)
-        await this.orders.queueRefund(
-          s.current_payment_id,
-          refund.refundCents,
-          `Cooling-off cancellation: ${refund.arithmetic}`,
-        );
-      if (s.gatewayone_schedule_id)
-        await this.jobs.enqueue('subscriptions.delete-schedule', {
-          subscription_id: s.id,
-          schedule_id: s.gatewayone_schedule_id,
-        });
-      await this.record(
-        s,
-        caller,
-        meta,
-        'subscription_cancelled',
-        `Membership ${event.event}: ${body.reason}`,
-        event,
-      );
-      await this.tell(s, 'subscription_cancelled', {
-        ends: endsNow ? null : day(s.current_period_end),
-        refund: refund && refund.refundCents > 0 ? money(refund.refundCents, s.currency) : null,
-      });
+      await this.cancelLocked(s, caller, { reason: body.reason, immediate }, meta, now);
     });
     return this.answer(caller, id);
+  }
+
+  /**
+   * Account deletion (in its transaction): every membership of the user that is not over ends now, as
+   * an immediate cancellation does (no further charge; a cooling-off refund still due is queued; a
+   * gateway-held schedule is deleted by a job). Answers how many ended.
+   */
+  async endAllOf(
+    userId: string,
+    actor: Pick<AuthUser, 'id' | 'role'>,
+    reason: string,
+    meta: RequestMeta,
+  ): Promise<number> {
+    const now = new Date();
+    const live = await this.subs.lockLiveOf(userId);
+    for (const s of live) await this.cancelLocked(s, actor, { reason, immediate: true }, meta, now);
+    return live.length;
+  }
+
+  /** The cancellation itself, on a locked row the caller may cancel (see `cancel`). */
+  private async cancelLocked(
+    s: SubscriptionRow,
+    caller: Pick<AuthUser, 'id' | 'role'>,
+    body: { reason: string; immediate: boolean },
+    meta: RequestMeta,
+    now: Date,
+  ): Promise<void> {
+    const immediate = body.immediate;
+    const coolingOff =
+      inCoolingOff(s.cooling_off_expiry, now) && s.status !== 'incomplete' && s.current_payment_id;
+    const endsNow = immediate || coolingOff || s.status === 'incomplete' || s.status === 'paused';
+    const refund = coolingOff
+      ? coolingOffRefund({
+          amountCents: s.amount_cents,
+          creditsPerPeriod: s.entry_credits_per_period,
+          creditsUsed: s.credits_used_this_period,
+        })
+      : null;
+    const event: HistoryEvent = {
+      event: endsNow ? 'cancelled' : 'cancellation_scheduled',
+      at: now.toISOString(),
+      by: caller.id,
+      reason: body.reason,
+      immediate,
+      ...(refund ? { refund_cents: refund.refundCents, refund_arithmetic: refund.arithmetic } : {}),
+    };
+    await this.subs.update(
+      s.id,
+      endsNow
+        ? { status: 'cancelled', cancelled_at: now, cancellation_reason: body.reason, auto_renew: false }
+        : { status: 'pending_cancellation', cancellation_reason: body.reason, auto_renew: false },
+      event,
+    );
+    if (refund && refund.refundCents > 0 && s.current_payment_id)
+      await this.orders.queueRefund(
+        s.current_payment_id,
+        refund.refundCents,
+        `Cooling-off cancellation: ${refund.arithmetic}`,
+      );
+    if (s.gatewayone_schedule_id)
+      await this.jobs.enqueue('subscriptions.delete-schedule', {
+        subscription_id: s.id,
+        schedule_id: s.gatewayone_schedule_id,
+      });
+    await this.record(
+      s,
+      caller,
+      meta,
+      'subscription_cancelled',
+      `Membership ${event.event}: ${body.reason}`,
+      event,
+    );
+    await this.tell(s, 'subscription_cancelled', {
+      ends: endsNow ? null : day(s.current_period_end),
+      refund: refund && refund.refundCents > 0 ? money(refund.refundCents, s.currency) : null,
+    });
   }
 
   /**
@@ -259,7 +288,7 @@ export class SubscriptionChangesService {
 
   private record(
     s: SubscriptionRow,
-    caller: AuthUser,
+    caller: Pick<AuthUser, 'id' | 'role'>,
     meta: RequestMeta,
     type: string,
     description: string,

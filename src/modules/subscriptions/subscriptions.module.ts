@@ -54,6 +54,6 @@ import { TiersService } from './tiers.service.js';
     RemindersJob,
     DeleteScheduleJob,
   ],
-  exports: [TiersService, SubscriptionsService],
+  exports: [TiersService, SubscriptionsService, SubscriptionChangesService],
 })
 export class SubscriptionsModule {}

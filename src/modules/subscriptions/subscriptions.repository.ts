@@ -80,6 +80,16 @@ export class SubscriptionsRepository {
     return rows[0] ?? null;
   }
 
+  /** The user's memberships that are not over, locked (account deletion ends them all). */
+  lockLiveOf(userId: string): Promise<SubscriptionRow[]> {
+    return this.tx.manager.query<SubscriptionRow[]>(
+      `${SELECT_ROW} WHERE s.user_id = $1
+         AND s.status NOT IN ('cancelled', 'expired', 'incomplete_expired')
+       ORDER BY s.created_at FOR UPDATE OF s`,
+      [userId],
+    );
+  }
+
   async ofIds(ids: string[]): Promise<SubscriptionRow[]> {
     if (!ids.length) return [];
     return this.tx.manager.query<SubscriptionRow[]>(`${SELECT_ROW} WHERE s.id = ANY($1::uuid[])`, [ids]);

@@ -5,7 +5,8 @@ import type { AuthUserLookup } from '#app/common/auth/auth-user-lookup.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { UserProfile } from './entities/user-profile.entity.js';
 import type { User } from './entities/user.entity.js';
-import { type NewUser, UsersRepository } from './users.repository.js';
+import { type ErasedUser, type NewUser, UsersRepository } from './users.repository.js';
+import { tombstoneEmail } from './users.rules.js';
 import { LoginAttemptsRepository } from './login-attempts.repository.js';
 
 const UNIQUE_VIOLATION = '23505';
@@ -53,6 +54,18 @@ export class AccountsService implements AuthUserLookup {
 
   findWithPassword(siteId: string, email: string): Promise<User | null> {
     return this.attempts.findWithPassword(siteId, email);
+  }
+
+  findWithPasswordById(id: string): Promise<User | null> {
+    return this.attempts.findWithPasswordById(id);
+  }
+
+  /**
+   * Soft-deletes and anonymises a live user in the ambient transaction (account deletion): answers the
+   * row as it was, or null when it is unknown or already deleted (a racing deletion won).
+   */
+  erase(id: string, reason: string, now: Date): Promise<ErasedUser | null> {
+    return this.users.erase(id, tombstoneEmail(id), reason, now);
   }
 
   /** 409 EMAIL_TAKEN when the site already has the address (decided by the unique index, not a pre-check). */

@@ -21,6 +21,16 @@ export class LoginAttemptsRepository {
       .getOne();
   }
 
+  /** A live user by id with its password hash (re-authentication before an account is deleted). */
+  findWithPasswordById(id: string): Promise<User | null> {
+    return this.db
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .addSelect('u.password_hash')
+      .where('u.id = :id AND u.deleted_at IS NULL', { id })
+      .getOne();
+  }
+
   /**
    * One statement, so concurrent wrong guesses cannot under-count: the counter rises, and when it
    * reaches the threshold the lock is set and the counter starts again for the next window.

@@ -4,6 +4,15 @@ import { type EntityManager, IsNull, type Repository } from 'typeorm';
 import { UserProfile } from './entities/user-profile.entity.js';
 import { User } from './entities/user.entity.js';
 
+/** A deleted user as it was just before its erasure: what the other features' clean-up needs. */
+export interface ErasedUser {
+  id: string;
+  site_id: string;
+  email: string;
+  role: User['role'];
+  marketing_consent: boolean;
+}
+
 export type NewUser = Pick<User, 'site_id' | 'email' | 'role' | 'signup_source'> & Partial<User>;
 
 @Injectable()
@@ -82,6 +91,37 @@ export class UsersRepository {
   async updateProfile(userId: string, changes: Partial<UserProfile>, manager?: EntityManager): Promise<void> {
     if (!Object.keys(changes).length) return;
     await (manager ?? this.tx.manager).getRepository(UserProfile).update({ user_id: userId }, changes);
+  }
+
+  /**
+   * Soft-deletes and anonymises the user in one statement (GDPR erasure): `deleted_at`, the e-mail
+   * replaced by a tombstone so the address can register again, names, birth date, password and every
+   * profile field cleared. Only a live row moves, so of two racing deletions exactly one gets the row
+   * (the other waits for the first's lock, then finds it deleted). Answers the row as it was, or null.
+   */
+  async erase(id: string, tombstone: string, reason: string, now: Date): Promise<ErasedUser | null> {
+    const rows = await this.tx.manager.query<ErasedUser[]>(
+      `WITH gone AS (
+         SELECT id, site_id, email, role, marketing_consent FROM users
+          WHERE id = $1 AND deleted_at IS NULL FOR UPDATE),
+       erased AS (
+         UPDATE users u
+            SET deleted_at = $3, deletion_reason = $4, email = $2, email_normalized = $2, name = NULL,
+                password_hash = NULL, date_of_birth = NULL, marketing_consent = false,
+                failed_login_attempts = 0, account_locked_until = NULL, updated_at = now()
+           FROM gone WHERE u.id = gone.id
+         RETURNING u.id),
+       profile AS (
+         UPDATE user_profiles p
+            SET first_name = NULL, last_name = NULL, title = NULL, organization = NULL, phone_number = NULL,
+                address = NULL, address_2 = NULL, city = NULL, state_region = NULL, zip_code = NULL,
+                country = NULL, latitude = NULL, longitude = NULL, locale = NULL, timezone = NULL,
+                marketing_id = NULL, accepts_marketing = false, updated_at = now()
+           FROM erased WHERE p.user_id = erased.id)
+       SELECT gone.* FROM gone JOIN erased ON erased.id = gone.id`,
+      [id, tombstone, now, reason.slice(0, 500)],
+    );
+    return rows[0] ?? null;
   }
 
   find(siteId: string, email: string | undefined, limit: number, cursor?: string): Promise<User[]> {

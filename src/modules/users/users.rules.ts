@@ -22,3 +22,11 @@ export function canAssignRole(
 export function consentChanged(current: boolean, requested: boolean | undefined): requested is boolean {
   return requested !== undefined && requested !== current;
 }
+
+/**
+ * What a deleted account's e-mail becomes: unique per user (the site's unique index still holds), under
+ * `.invalid` (RFC 2606: never delivered), so the real address is free to register again.
+ */
+export function tombstoneEmail(userId: string): string {
+  return `deleted-${userId}@deleted.invalid`;
+}
