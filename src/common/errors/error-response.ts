@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { AppException, type FieldError } from './app.exception.js';
+import { isDatabaseUnavailable } from './database-unavailable.js';
 import { codeForStatus } from './problem.js';
 
 /** What any thrown value means to a client: status, code, text, field errors and headers. */
@@ -13,14 +14,14 @@ export interface ErrorResponse {
   internal: boolean;
 }
 
-const DATABASE_DOWN =
-  /ECONNREFUSED|Connection terminated|connect ETIMEDOUT|timeout exceeded when trying to connect/;
-
 function isHttpError(error: unknown): error is { status: number; type?: string; expose?: boolean } {
   return (
     typeof error === 'object' && error !== null && typeof (error as { status?: unknown }).status === 'number'
   );
 }
+
+export const DATABASE_UNAVAILABLE_DETAIL =
+  'The service cannot reach its database right now; try again in a few seconds.';
 
 export function toErrorResponse(error: unknown): ErrorResponse {
   if (error instanceof AppException) {
@@ -49,11 +50,14 @@ export function toErrorResponse(error: unknown): ErrorResponse {
             : 'The request body could not be read.';
     return { status: error.status, code: codeForStatus(error.status), detail, internal: false };
   }
-  if (error instanceof Error && DATABASE_DOWN.test(error.message)) {
+  // The database restarting or unreachable: a transaction cut off is rolled back with its connection (one
+  // whose COMMIT went but whose answer was lost has taken effect, and the retry finds it done), so the
+  // client may send the same request again.
+  if (isDatabaseUnavailable(error)) {
     return {
       status: HttpStatus.SERVICE_UNAVAILABLE,
-      code: 'SERVICE_UNAVAILABLE',
-      detail: 'The service is temporarily unavailable.',
+      code: 'DATABASE_UNAVAILABLE',
+      detail: DATABASE_UNAVAILABLE_DETAIL,
       headers: { 'Retry-After': '5' },
       internal: true,
     };

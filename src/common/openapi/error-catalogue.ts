@@ -162,6 +162,10 @@ export const ERROR_CATALOGUE = {
   RATE_LIMITED: { status: 429, detail: 'Too many requests; try again in 42 seconds.' },
   GATEWAY_UNAVAILABLE: { status: 502, detail: 'The payment gateway could not be reached; try again.' },
   NOT_READY: { status: 503, detail: 'Not ready: database is down.' },
+  DATABASE_UNAVAILABLE: {
+    status: 503,
+    detail: 'The service cannot reach its database right now; try again in a few seconds.',
+  },
 } satisfies Record<string, ErrorDoc>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

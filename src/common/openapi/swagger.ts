@@ -127,7 +127,8 @@ answer gave (\`{id}\`, \`user_id\`, \`discount_brand_id\`…), its description s
 
 Errors are RFC 9457 \`application/problem+json\` with a stable \`code\` and the \`request_id\`, except on the order
 endpoints 3 and 4, which answer \`{success: false, error, error_code, message}\`. Each error status lists its codes
-with an example body.`;
+with an example body. Any route may also answer 503 \`DATABASE_UNAVAILABLE\` with \`Retry-After\` while the database
+cannot be reached (a restart): send the same request again later.`;
 
 export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const builder = new DocumentBuilder()

@@ -6,6 +6,7 @@ import { DATABASE_URL } from '#app/infra/database/database.tokens.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Inject } from '@nestjs/common';
 import { JOB_NAMES, type JobHandler, type JobMap, type JobName } from './job.types.js';
+import { reportUnsettledJobs } from './pg-boss-settle.js';
 
 export interface EnqueueOptions {
   /**
@@ -69,6 +70,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
   ) {
     this.boss = new PgBoss({ connectionString: databaseUrl, max: JOB_POOL_SIZE, schema: 'pgboss' });
     this.boss.on('error', (error) => this.logger.error({ err: error }, 'job queue error'));
+    reportUnsettledJobs(); // a database restart must not end the process (pg-boss-settle.ts)
   }
 
   register<N extends JobName>(name: N, handler: JobHandler<N>): void {

@@ -18,7 +18,8 @@ export interface FakeWebhookDelivery {
   body: string;
 }
 
-export type DownMode = 'unavailable' | 'reset';
+/** `hang`: the connection is accepted and the request read, and no answer ever comes (until it closes). */
+export type DownMode = 'unavailable' | 'reset' | 'hang';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -73,7 +74,10 @@ export abstract class FakeGateway {
     this.latencyMs = ms;
   }
 
-  /** The API answers 503 without doing anything (`unavailable`), or drops the connection (`reset`). */
+  /**
+   * The API answers 503 without doing anything (`unavailable`), drops the connection (`reset`), or never
+   * answers (`hang`).
+   */
   goDown(mode: DownMode = 'unavailable'): void {
     this.down = mode;
   }
@@ -111,6 +115,7 @@ export abstract class FakeGateway {
       req.socket.destroy();
       return;
     }
+    if (this.down === 'hang') return; // the client's timeout is all that ends it
     if (this.down === 'unavailable') {
       res.status(503).json({ message: 'service unavailable' });
       return;
