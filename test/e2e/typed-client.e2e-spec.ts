@@ -15,7 +15,7 @@ describe('a client typed by the committed OpenAPI document', () => {
   let t: TestApp;
   let client: ReturnType<typeof createClient<paths>>;
   let siteId: string;
-  let raffle: { id: string; name: unknown };
+  let raffle: Awaited<ReturnType<typeof makePublished>>;
 
   beforeAll(async () => {
     const port = await freePort();
