@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { encryptWebhook } from '#app/infra/providers/gatewayone/gatewayone.rules.js';
@@ -56,7 +56,10 @@ describe('OWASP API Security Top 10 (2023): attacks held', () => {
     ).body.id as string;
     raffle = await raffleOn(w);
   });
-  afterAll(() => stopPaymentsWorld(w));
+  afterAll(async () => {
+    await stopPaymentsWorld(w);
+    rmSync(LOG_FILE, { force: true });
+  });
 
   const count = async (table: string): Promise<number> =>
     (await w.t.db.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM ${table}`))[0].n;
