@@ -1,16 +1,25 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encryptWebhook } from '#app/infra/providers/gatewayone/gatewayone.rules.js';
 import { api } from '../support/api';
 import { TEST_JWT_SECRET } from '../support/app';
-import { codeBody, makeBrand } from '../support/discounts';
+import { bulkBody, codeBody, makeBrand } from '../support/discounts';
 import { DEFAULT_PASSWORD, makeSite, makeUser, type MadeUser, uid } from '../support/factories';
 import { activeMember, tierOn, withRoot, type MembershipWorld } from '../support/memberships';
-import { orderAsUser, raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
+import { confirm, orderAsUser, raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
 import { raffleBody } from '../support/raffles';
+import { linkToken } from '../support/smtp-sink';
 
 /**
  * Issue 15: attacks from outside, one describe block per item of the OWASP API Security Top 10 (2023).
  * Each names what it tries; each expects the service to hold and to change nothing.
  */
+const CMS_SECRET = `cms-webhook-secret-${randomBytes(8).toString('hex')}`;
+const LOG_FILE = join(tmpdir(), `e2e-owasp-${randomBytes(6).toString('hex')}.log`);
+const INJECTED_BCC = 'victim@evil.example';
+
 const jwt = (secret: string, header: object, claims: object): string => {
   const h = Buffer.from(JSON.stringify(header)).toString('base64url');
   const c = Buffer.from(JSON.stringify(claims)).toString('base64url');
@@ -28,7 +37,12 @@ describe('OWASP API Security Top 10 (2023): attacks held', () => {
   let raffle: { id: string; item_id: string };
 
   beforeAll(async () => {
-    w = await withRoot(await startPaymentsWorld());
+    // Debug-level logs to a file the API8 log scan reads: every line this file's attacks and flows wrote.
+    w = await withRoot(
+      await startPaymentsWorld({
+        config: { cmsWebhookSecret: CMS_SECRET, logLevel: 'debug', logFile: LOG_FILE },
+      }),
+    );
     const site = await makeSite(w.t);
     other = { site, admin: await makeUser(w.t, site, { role: 'admin' }), user: await makeUser(w.t, site) };
     const tier = await tierOn(w);
@@ -42,7 +56,10 @@ describe('OWASP API Security Top 10 (2023): attacks held', () => {
     ).body.id as string;
     raffle = await raffleOn(w);
   });
-  afterAll(() => stopPaymentsWorld(w));
+  afterAll(async () => {
+    await stopPaymentsWorld(w);
+    rmSync(LOG_FILE, { force: true });
+  });
 
   const count = async (table: string): Promise<number> =>
     (await w.t.db.query<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM ${table}`))[0].n;
@@ -357,6 +374,203 @@ describe('OWASP API Security Top 10 (2023): attacks held', () => {
       const res = await api(w.t.app).get('/health/live').set('Origin', 'https://evil.example');
       expect(res.headers['access-control-allow-origin']).toBeUndefined();
     });
+
+    // OWASP "CSV injection": a cell starting =, +, -, @, tab or CR runs as a formula in a spreadsheet.
+    const FORMULAS = ['=HYPERLINK("https://evil.example","x")', '+1+1', '-2+3', '@SUM(A1)', '\tX', '\rX'];
+
+    it('CSV injection, codes export: no formula can enter a bulk code, and every exported cell is inert', async () => {
+      const brand = await makeBrand(w.t, w.admin.token);
+      const before = await count('discount_unique_codes');
+      for (const prefix of FORMULAS) {
+        const res = await api(w.t.app)
+          .as(w.admin.token)
+          .post('/discount-codes/bulk-generate', bulkBody(brand.id, { prefix }));
+        expect([prefix, res.status]).toEqual([prefix, 400]);
+      }
+      expect(await count('discount_unique_codes')).toBe(before);
+      // The export's other columns are a boolean, a user id and a timestamp: nothing a user writes.
+      const bulk = (
+        await api(w.t.app)
+          .as(w.admin.token)
+          .post('/discount-codes/bulk-generate', bulkBody(brand.id, { prefix: 'SAFE-', count: 20 }))
+          .expect(201)
+      ).body as { id: string };
+      const csv = await api(w.t.app)
+        .as(w.admin.token)
+        .get(`/admin/discount-codes/${bulk.id}/codes.csv`)
+        .expect(200);
+      const rows = csv.text.split('\r\n').slice(1, -1);
+      expect(rows).toHaveLength(20);
+      for (const row of rows)
+        expect(row).toMatch(/^SAFE-[A-Z0-9]{8},(true|false),([0-9a-f-]{36})?,[0-9TZ:.-]*$/);
+    });
+
+    it('CSV injection, ticket list: an entrant named as a formula never reaches the public file', async () => {
+      const r = await raffleOn(w, { allow_free_entries: true });
+      const entrant = await makeUser(w.t, w.site);
+      await w.t.db.query(`UPDATE users SET name = $2 WHERE id = $1`, [entrant.user.id, FORMULAS[0]]);
+      await api(w.t.app)
+        .as(entrant.token)
+        .post(`/raffles/${r.id}/entries`, { method: 'free', quantity: 1 })
+        .expect(201);
+      await api(w.t.app).as(w.admin.token).post(`/admin/raffles/${r.id}/close`).expect(200);
+      const csv = await api(w.t.app).get(`/raffles/${r.id}/draw-proof/tickets.csv`).expect(200);
+      // Every cell is a ticket number or an entry id by the column's format: no user text can be there.
+      expect(csv.text).toMatch(/^ticket_from,ticket_to,entry_id\n(\d+,\d+,[0-9a-f-]{36}\n)+$/);
+    });
+
+    it('e-mail header injection: CR/LF is refused in every name that reaches mail, and a stored one injects nothing', async () => {
+      const lines = ['Prizes\r\nBcc: ' + INJECTED_BCC, 'Prizes\nBcc: ' + INJECTED_BCC];
+      for (const name of lines) {
+        for (const body of [
+          raffleBody({ name }),
+          raffleBody({ mailer_email_params: { brand_name: name } }),
+          raffleBody({ mailer_email_params: { from_name: name } }),
+        ])
+          await api(w.t.app).as(w.admin.token).post('/admin/raffles', body).expect(400);
+        await api(w.t.app)
+          .as(w.admin.token)
+          .put(`/admin/site-configs/${w.site}`, { smtp_from_name: name })
+          .expect(400);
+        await api(w.t.app)
+          .post('/auth/register', {
+            email: `inj-${uid()}@example.com`,
+            password: DEFAULT_PASSWORD,
+            site_id: w.site,
+            name,
+            data_processing_consent: true,
+            age_confirmed: true,
+          })
+          .expect(400);
+      }
+
+      // A raffle whose branding was stored before the rule (written straight to the table), bought and paid:
+      // the purchase e-mail's sender comes from that brand name.
+      const r = await raffleOn(w);
+      await w.t.db.query(`UPDATE raffles SET mailer_email_params = $2 WHERE id = $1`, [
+        r.id,
+        JSON.stringify({ brand_name: lines[0] }),
+      ]);
+      const buyer = await makeUser(w.t, w.site);
+      await w.t.db.query(`UPDATE users SET name = $2 WHERE id = $1`, [buyer.user.id, lines[0]]);
+      const order = await orderAsUser(w, buyer.token, r.item_id);
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      expect((await confirm(w, order.order_id)).status).toBe(200);
+      await w.t.drain();
+      await w.t.drain();
+      const mails = w.t.smtp.to(buyer.email);
+      expect(mails.length).toBeGreaterThan(0);
+      for (const mail of mails) {
+        expect(mail.to).toEqual([buyer.email]); // the envelope: nobody else
+        expect(mail.headers.bcc).toBeUndefined();
+        const head = mail.raw.split(/\r?\n\r?\n/)[0];
+        expect(head).not.toMatch(/^bcc:/im);
+        expect(mail.headers.from).toMatch(/^("?)Prizes Bcc: victim@evil\.example\1 <no-reply@example\.com>$/);
+      }
+      expect(w.t.smtp.messages.filter((m) => m.to.includes(INJECTED_BCC))).toEqual([]);
+    });
+
+    it('secrets never reach the logs, at debug level, through a whole member’s and admin’s day', async () => {
+      const password = `Log-scan-pass-${uid()}`;
+      const email = `logscan-${uid()}@example.com`;
+      const reg = await api(w.t.app)
+        .post('/auth/register', {
+          email,
+          password,
+          site_id: w.site,
+          data_processing_consent: true,
+          age_confirmed: true,
+        })
+        .expect(201);
+      const login = await api(w.t.app).post('/auth/login', { email, password, site_id: w.site }).expect(200);
+      await api(w.t.app).as(login.body.access_token).get('/users/me').expect(200);
+      const refreshed = await api(w.t.app)
+        .post('/auth/refresh', { refresh_token: login.body.refresh_token })
+        .expect(200);
+      await api(w.t.app).post('/auth/password-reset', { email, site_id: w.site }).expect(200);
+      await api(w.t.app).post('/auth/magic-link', { email, site_id: w.site }).expect(200);
+      await w.t.drain();
+      const mails = w.t.smtp.to(email);
+      const resetToken = linkToken(
+        mails.find((m) => /reset-password\?token=/.test(m.text))!,
+        'reset-password',
+      );
+      const magicToken = linkToken(
+        mails.find((m) => /magic-link\?token=/.test(m.text))!,
+        'magic-link',
+      );
+      const verified = await api(w.t.app).post('/auth/magic-link/verify', { token: magicToken }).expect(200);
+      const newPassword = `Log-scan-new-${uid()}`;
+      await api(w.t.app)
+        .post('/auth/password-set/confirm', { token: resetToken, password: newPassword })
+        .expect(200);
+
+      // A paid purchase, settled by the gateway's webhook.
+      const r = await raffleOn(w);
+      const order = await orderAsUser(w, verified.body.access_token as string, r.item_id);
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id)).toBe(200);
+      await w.t.drain();
+      const [paid] = await w.t.db.query(`SELECT status FROM payment_transactions WHERE id = $1`, [
+        order.order_id,
+      ]);
+      expect(paid.status).toBe('succeeded');
+
+      // An admin sets a site's secrets.
+      const siteSecrets = {
+        smtp_password: `smtp-pass-${uid()}`,
+        mailer_api_key: `mailer-key-${uid()}`,
+        contactsvc_api_key: `contact-key-${uid()}`,
+        analytics_api_key: `analytics-key-${uid()}`,
+      };
+      await api(w.t.app).as(w.admin.token).put(`/admin/site-configs/${w.site}`, siteSecrets).expect(200);
+      await api(w.t.app).as(w.admin.token).get(`/admin/site-configs/${w.site}`).expect(200);
+      await api(w.t.app).post('/auth/logout', { refresh_token: refreshed.body.refresh_token }).expect(204);
+
+      const log = readFileSync(LOG_FILE, 'utf8');
+      const lines = log.split('\n').filter(Boolean);
+      expect(lines.length).toBeGreaterThan(50);
+      // The scan covered the flow: each step's request is in the log (at debug level, which logs all levels).
+      const urls = new Set(lines.map((l) => (JSON.parse(l) as { req?: { url?: string } }).req?.url));
+      for (const url of [
+        '/auth/register',
+        '/auth/login',
+        '/auth/refresh',
+        '/auth/password-reset',
+        '/gatewayone/webhook',
+      ])
+        expect([url, urls.has(url)]).toEqual([url, true]);
+      expect(urls.has(`/admin/site-configs/${w.site}`)).toBe(true);
+      const config = w.t.config;
+      const secrets: Record<string, string> = {
+        password,
+        newPassword,
+        default_password: DEFAULT_PASSWORD,
+        access_token: reg.body.access_token as string,
+        refresh_token: reg.body.refresh_token as string,
+        login_access_token: login.body.access_token as string,
+        login_refresh_token: login.body.refresh_token as string,
+        refreshed_refresh_token: refreshed.body.refresh_token as string,
+        magic_access_token: verified.body.access_token as string,
+        resetToken,
+        magicToken,
+        gatewayone_webhook_key: config.gatewayOne!.webhookKey,
+        gatewayone_access_token: config.gatewayOne!.accessToken,
+        gatewaytwo_webhook_secret: config.gatewayTwo!.webhookSecret,
+        gatewaytwo_secret_key: config.gatewayTwo!.secretKey,
+        cms_webhook_secret: CMS_SECRET,
+        jwt_secret: config.jwtSecret,
+        ...siteSecrets,
+      };
+      const found = lines.flatMap((line, at) =>
+        Object.entries(secrets)
+          .filter(([, value]) => line.includes(value))
+          .map(([name]) => `${name} on line ${at + 1}`),
+      );
+      expect(found).toEqual([]);
+      expect(log).not.toMatch(/bearer [A-Za-z0-9._-]{20,}/i);
+      expect(log).not.toMatch(/\$argon2id\$/);
+    });
   });
 
   describe('API9 improper inventory management', () => {
@@ -378,6 +592,97 @@ describe('OWASP API Security Top 10 (2023): attacks held', () => {
         order.order_id,
       ]);
       expect(row.status).toBe('pending');
+    });
+
+    // Timing-safe comparisons: a wrong signature of the right length and of other lengths is refused with the
+    // documented status, never a 500 (a constant-time compare of unequal lengths would throw if unguarded).
+    it('gatewaytwo webhook: wrong signatures of the right and other lengths are 401, nothing stored', async () => {
+      const body = JSON.stringify({
+        event: 'ORDER_COMPLETED',
+        order_id: randomUUID(),
+        merchant_order_ext_ref: 'x',
+      });
+      const before = await count('inbound_events');
+      for (const signature of ['ab'.repeat(32), 'ab'.repeat(31), 'ab'.repeat(33), 'ab'.repeat(64), '']) {
+        const res = await api(w.t.app)
+          .post('/gatewaytwo/webhook', body)
+          .set('Revolut-Request-Timestamp', String(Date.now()))
+          .set('Revolut-Signature', `v1=${signature}`);
+        expect([signature.length, res.status, res.body.code]).toEqual([
+          signature.length,
+          401,
+          'UNAUTHENTICATED',
+        ]);
+      }
+      expect(await count('inbound_events')).toBe(before);
+    });
+
+    it('gatewayone webhook: wrong tags of the right and other lengths (a truncated one too) are 401', async () => {
+      const order = await orderAsUser(w, mallory.token, raffle.item_id);
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      const sealed = encryptWebhook(
+        { type: 'PAYMENT', payload: { id: randomUUID(), ndc: order.checkout_id } },
+        w.t.config.gatewayOne!.webhookKey,
+      );
+      const flipped = `${sealed.tagHex.startsWith('0') ? '1' : '0'}${sealed.tagHex.slice(1)}`;
+      const before = await count('inbound_events');
+      // 4 bytes is what Node's GCM would accept without a fixed tag length: a forgery 1 in 2^32 away.
+      for (const tag of [
+        flipped,
+        sealed.tagHex.slice(0, 8),
+        sealed.tagHex.slice(0, 30),
+        `${sealed.tagHex}00`,
+        'zz',
+      ]) {
+        const res = await api(w.t.app)
+          .post('/gatewayone/webhook', JSON.stringify({ encryptedBody: sealed.encryptedBody }))
+          .set('X-Initialization-Vector', sealed.ivHex)
+          .set('X-Authentication-Tag', tag);
+        expect([tag.length, res.status, res.body.code]).toEqual([tag.length, 401, 'UNAUTHENTICATED']);
+      }
+      expect(await count('inbound_events')).toBe(before);
+    });
+
+    it('cms webhook: wrong signatures of the right and other lengths are 401, nothing stored', async () => {
+      const body = JSON.stringify({
+        triggerType: 'form_submission',
+        payload: { id: randomUUID(), siteId: w.site },
+      });
+      const timestamp = String(Date.now());
+      const right = createHmac('sha256', CMS_SECRET).update(`${timestamp}:${body}`).digest('hex');
+      const wrong = `${right.startsWith('0') ? '1' : '0'}${right.slice(1)}`;
+      const before = await count('inbound_events');
+      for (const signature of [wrong, right.slice(0, 40), `${right}00`, 'ab'.repeat(64)]) {
+        const res = await api(w.t.app)
+          .post('/cms/webhook', body)
+          .set('x-webflow-timestamp', timestamp)
+          .set('x-webflow-signature', signature);
+        expect([signature.length, res.status, res.body.code]).toEqual([
+          signature.length,
+          401,
+          'UNAUTHENTICATED',
+        ]);
+      }
+      expect(await count('inbound_events')).toBe(before);
+    });
+
+    it('fulfilment callback: unknown tokens of the right and other lengths are 404, nothing queued', async () => {
+      const jobs = async (): Promise<number> =>
+        (
+          await w.t.db.query<Array<{ n: number }>>(
+            `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'merch.sync'`,
+          )
+        )[0].n;
+      const before = await jobs();
+      for (const token of [randomBytes(24).toString('base64url'), 'short', 'x'.repeat(200)]) {
+        const res = await api(w.t.app)
+          .post(`/merch/fulfilment/callback/${token}`, {
+            type: 'com.prodigi.order.status.stage.changed#InProgress',
+          })
+          .set('Content-Type', 'application/json');
+        expect([token.length, res.status, res.body.code]).toEqual([token.length, 404, 'NOT_FOUND']);
+      }
+      expect(await jobs()).toBe(before);
     });
 
     it('a gatewayone webhook under another key is refused', async () => {

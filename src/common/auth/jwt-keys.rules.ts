@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sameBytes } from '#app/common/crypto/constant-time.js';
 
 /**
  * Which of `secrets` signed an HS256 token (compact form `header.payload.signature`), compared in constant
@@ -11,7 +12,7 @@ export function signingSecret(token: string, secrets: readonly string[]): string
   const given = Buffer.from(parts[2], 'base64url');
   for (const secret of secrets) {
     const expected = createHmac('sha256', secret).update(`${parts[0]}.${parts[1]}`).digest();
-    if (given.length === expected.length && timingSafeEqual(given, expected)) return secret;
+    if (sameBytes(given, expected)) return secret;
   }
   return null;
 }

@@ -1,4 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
+import { sameBytes } from '#app/common/crypto/constant-time.js';
 
 /** How far a webhook's timestamp may be from now (DESIGN §7). */
 export const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
@@ -146,5 +147,5 @@ export function verifySubmissionSignature(input: {
   if (!/^\d{1,16}$/.test(timestamp) || !/^[0-9a-fA-F]{64}$/.test(signature)) return false;
   if (Math.abs(input.now - Number(timestamp)) > SIGNATURE_TOLERANCE_MS) return false;
   const expected = Buffer.from(signSubmission(secret, timestamp, rawBody), 'hex');
-  return timingSafeEqual(expected, Buffer.from(signature, 'hex'));
+  return sameBytes(Buffer.from(signature, 'hex'), expected);
 }

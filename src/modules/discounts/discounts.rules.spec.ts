@@ -115,6 +115,9 @@ describe('CSV cells', () => {
     expect(csvCell('=1+1')).toBe("'=1+1");
     expect(csvCell('-2')).toBe("'-2");
     expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('+1+1')).toBe("'+1+1");
+    expect(csvCell('\tX')).toBe("'\tX");
+    expect(csvCell('\rX')).toBe(`"'\rX"`); // neutralised, then quoted for its CR
   });
 
   it('ends each line with CRLF', () => {

@@ -1,4 +1,5 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
+import { sameBytes } from '#app/common/crypto/constant-time.js';
 
 /** One segment of a wheel: its id, the bonus entry credits it wins, and its relative weight. */
 export interface SpinSegment {
@@ -135,8 +136,7 @@ export function verifySpinToken(token: string, key: Buffer, now: Date): SpinToke
     return { ok: false, reason: 'invalid' };
   const given = Buffer.from(parts[1], 'base64url');
   const expected = mac(parts[0], key);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected))
-    return { ok: false, reason: 'invalid' };
+  if (!sameBytes(given, expected)) return { ok: false, reason: 'invalid' };
   let payload: unknown;
   try {
     payload = JSON.parse(Buffer.from(parts[0], 'base64url').toString('utf8'));

@@ -1,23 +1,21 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Header, Headers } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Registry } from 'prom-client';
 import { Public } from '#app/common/auth/auth.decorators.js';
+import { sameSecretText } from '#app/common/crypto/constant-time.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { AppConfig } from '#app/config/app-config.js';
 import { MetricsService } from './metrics.service.js';
 
-const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
-
 /**
  * Whether a scrape may read the metrics: always when no METRICS_TOKEN is configured, else only with
- * `Authorization: Bearer <METRICS_TOKEN>`. Digests make the lengths equal for a constant-time compare.
+ * `Authorization: Bearer <METRICS_TOKEN>`. Compared in constant time.
  */
 export function metricsAuthorized(expected: string | undefined, authorization: string | undefined): boolean {
   if (!expected) return true;
   const given = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
-  return given !== undefined && timingSafeEqual(digest(given), digest(expected));
+  return given !== undefined && sameSecretText(given, expected);
 }
 
 @ApiTags('ops')

@@ -114,6 +114,12 @@ describe('the sender', () => {
     expect(senderOf(null, { site_name: 'gone' }, 'no-reply@service').from.name).toBe('gone');
   });
 
+  it('keeps a stored name with line breaks to one line (the input rule’s second line of defence)', () => {
+    const planted = site({ display_name: 'Shop\r\nBcc: victim@evil.example' });
+    expect(senderOf(planted, {}, 'no-reply@service').from.name).toBe('Shop Bcc: victim@evil.example');
+    expect(senderOf(site(), { brand_name: 'A\u2028B\u0000' }, 'x@y').from.name).toBe('A B');
+  });
+
   it('ignores a Reply-To that is not an address', () => {
     expect(senderOf(site(), { reply_to_email: 'not an address' }, 'x@y').replyTo).toBeNull();
   });

@@ -56,6 +56,17 @@ export interface Sender {
   replyTo: string | null;
 }
 
+// eslint-disable-next-line no-control-regex -- control characters are what it removes
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
+/**
+ * A display name as one line: every name is refused with line breaks at input (`Line`), but a value stored
+ * before that rule, or by a path that forgot it, must still not reach a header as more than one line.
+ */
+export function oneLine(text: string): string {
+  return text.replace(CONTROL, ' ').replace(/ {2,}/g, ' ').trim();
+}
+
 /**
  * The address is the site's `smtp_from` (else the service's MAIL_FROM): a raffle cannot send as an
  * address the server may not be allowed to use. The name and Reply-To follow the raffle's
@@ -67,15 +78,15 @@ export function senderOf(
   defaultFrom: string,
 ): Sender {
   const replyTo = str(vars.reply_to_email);
+  const name =
+    str(vars.from_name) ??
+    site?.smtp_from_name ??
+    str(vars.brand_name) ??
+    site?.display_name ??
+    str(vars.site_name);
   return {
     from: {
-      name:
-        str(vars.from_name) ??
-        site?.smtp_from_name ??
-        str(vars.brand_name) ??
-        site?.display_name ??
-        str(vars.site_name) ??
-        '',
+      name: oneLine(name ?? ''),
       address: site?.smtp_from ?? defaultFrom,
     },
     replyTo: replyTo && EMAIL.test(replyTo) ? replyTo : (site?.smtp_reply_to ?? null),

@@ -56,7 +56,8 @@ export class UpsellInputDto {
 /** Branding for the raffle's e-mails (spec: `mailer_email_params`). */
 export class MailerEmailParamsInputDto {
   @Str({ max: 1000 }) brand_logo_url?: string;
-  @Str({ max: 200 }) brand_name?: string;
+  // The sender's display name when the raffle gives no from_name: a header, so one line.
+  @Line({ max: 200 }) brand_name?: string;
   @Str({ max: 1000 }) brand_site_url?: string;
   @Str({ max: 50, example: '#ff6600' }) color_accent?: string;
   @Str({ max: 50 }) color_bg?: string;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
+import { sameSecretText } from '#app/common/crypto/constant-time.js';
 import { FakeGateway, handle } from '#app/infra/providers/fake-support/fake-gateway.js';
 
 export interface FakeFulfilmentOrder {
@@ -88,7 +89,8 @@ export class FakeFulfilment extends FakeGateway {
   }
 
   private authorised(req: Request, res: Response): boolean {
-    if (req.headers['x-api-key'] === this.options.apiKey) return true;
+    const key = req.headers['x-api-key'];
+    if (typeof key === 'string' && sameSecretText(key, this.options.apiKey)) return true;
     res.status(401).json({ outcome: 'NotAuthenticated' });
     return false;
   }

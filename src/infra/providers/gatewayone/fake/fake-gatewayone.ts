@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
+import { sameSecretText } from '#app/common/crypto/constant-time.js';
 import { majorToMinor } from '#app/common/money.js';
 import { FakeGateway, handle, type NextSteps, page } from '#app/infra/providers/fake-support/fake-gateway.js';
 import { classifyResultCode, encryptWebhook } from '#app/infra/providers/gatewayone/gatewayone.rules.js';
@@ -179,7 +180,7 @@ export class FakeGatewayOne extends FakeGateway {
 
   /** Answers 401/403 and returns false unless the bearer token and entity are the configured ones. */
   private authorised(req: Request, res: Response, entityId: unknown): boolean {
-    if (req.headers.authorization !== `Bearer ${this.options.accessToken}`) {
+    if (!sameSecretText(req.headers.authorization ?? '', `Bearer ${this.options.accessToken}`)) {
       res.status(401).json({ result: result('800.900.300') });
       return false;
     }

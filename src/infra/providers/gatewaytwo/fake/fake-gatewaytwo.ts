@@ -7,6 +7,7 @@ import {
   type NextSteps,
   page,
 } from '#app/infra/providers/fake-support/fake-gateway.js';
+import { sameSecretText } from '#app/common/crypto/constant-time.js';
 import { signWebhook, SIGNATURE_TOLERANCE_MS } from '#app/infra/providers/gatewaytwo/gatewaytwo.rules.js';
 import type { GatewayTwoOrderState } from '#app/infra/providers/gatewaytwo/gatewaytwo.types.js';
 import { type FakeOrder, orderJson, payPageHtml } from './fake-gatewaytwo.wire.js';
@@ -120,7 +121,7 @@ export class FakeGatewayTwo extends FakeGateway {
   }
 
   private authorised(req: Request, res: Response): boolean {
-    if (req.headers.authorization === `Bearer ${this.options.secretKey}`) return true;
+    if (sameSecretText(req.headers.authorization ?? '', `Bearer ${this.options.secretKey}`)) return true;
     res.status(401).json({ code: 'unauthenticated', message: 'Authentication failed' });
     return false;
   }
