@@ -221,7 +221,7 @@ describe('OWASP API Security Top 10 (2023): attacks held', () => {
         })
         .then((r) => expect([400, 422]).toContain(r.status));
       expect(await count('payment_transactions')).toBe(before);
-      // Endpoint 3 ignores fields it does not know (legacy clients send extras): a `status` changes nothing.
+      // Endpoint 3 takes a `status` (a confirmation field of the spec's) but records it, never trusts it.
       const res = await api(w.t.app)
         .as(mallory.token)
         .post('/gatewayone/create-order', {
