@@ -18,12 +18,21 @@ export interface ServiceProcess {
 /**
  * Starts the built service on `databaseUrl` (undefined: its own embedded database under `dataDir`), with
  * the fakes as its gateways and `siteId` as the admin's site; resolves once `/health/ready` answers.
+ * Several instances may share one `databaseUrl` and one `redisUrl` (scaling out, README).
  */
 export async function startService(opts: {
   fakes: FakeGateways;
   siteId: string;
   databaseUrl?: string;
   dataDir?: string;
+  /** Shared rate-limit counters (REDIS_URL); unset, the instance counts alone. */
+  redisUrl?: string;
+  /** Job workers on this instance (JOBS) [on]. */
+  jobs?: boolean;
+  /** MAIL_TRANSPORT [log: the instance's own outbox under DATA_DIR]; an smtp:// URL sends there. */
+  mailTransport?: string;
+  /** Further variables, applied last. */
+  env?: Record<string, string>;
 }): Promise<ServiceProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -51,9 +60,11 @@ export async function startService(opts: {
       GATEWAYTWO_BASE_URL: g2.baseUrl,
       GATEWAYTWO_SECRET_KEY: g2.secretKey,
       GATEWAYTWO_WEBHOOK_SECRET: g2.webhookSecret,
-      MAIL_TRANSPORT: 'log',
+      MAIL_TRANSPORT: opts.mailTransport ?? 'log',
       LOG_LEVEL: 'warn',
-      JOBS: 'on',
+      JOBS: opts.jobs === false ? 'off' : 'on',
+      ...(opts.redisUrl ? { REDIS_URL: opts.redisUrl } : {}),
+      ...opts.env,
     },
   });
   const exited = new Promise<number | string>((resolve) =>

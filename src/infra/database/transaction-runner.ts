@@ -137,6 +137,26 @@ export class TransactionRunner {
     else hook();
   }
 
+  /**
+   * Runs `work` while this process holds the session advisory lock `key` on a pool connection of its
+   * own, so that instances sharing the database do it one at a time (start-up chores). `work` may use
+   * any connection. PGlite is one session, where the lock excludes nothing: there each statement runs
+   * alone anyway, and one database serves one process (DESIGN §2).
+   */
+  async exclusively<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const runner = this.dataSource.createQueryRunner();
+    try {
+      await runner.query(`SELECT pg_advisory_lock(hashtextextended($1, 0))`, [key]);
+      try {
+        return await work();
+      } finally {
+        await runner.query(`SELECT pg_advisory_unlock(hashtextextended($1, 0))`, [key]);
+      }
+    } finally {
+      await runner.release();
+    }
+  }
+
   /** A transaction on a connection of its own: `begin` opens it and answers the work to run in it. */
   private async open<T>(begin: (open: OpenTransaction) => Promise<() => Promise<T>>): Promise<T> {
     const runner = this.dataSource.createQueryRunner();

@@ -87,20 +87,37 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.boss.start();
-    for (const name of JOB_NAMES) {
-      await this.boss.createQueue(name, {
-        name,
-        retryLimit: JOB_RETRY_LIMIT,
-        retryDelay: 30,
-        retryBackoff: true,
-      });
-    }
+    await this.createQueues();
     for (const [name, { cron, data }] of this.schedules) {
       await this.boss.schedule(name, cron, data, { tz: 'UTC' });
     }
     this.started = true;
     if (!this.config.jobs) return;
     for (const name of JOB_NAMES) await this.startWorkers(name);
+  }
+
+  /**
+   * Creates the queues that do not exist yet, one instance at a time: pg-boss 10's `create_queue` adds a
+   * partition with foreign keys to the shared tables, and two instances starting together on a fresh
+   * database deadlock in it ("deadlock detected" stopped one of them; test/e2e/two-instances). The one
+   * that waited finds the queues made and creates nothing.
+   */
+  private async createQueues(): Promise<void> {
+    const missing = async (): Promise<JobName[]> => {
+      const made = new Set((await this.boss.getQueues()).map((q) => q.name));
+      return JOB_NAMES.filter((name) => !made.has(name));
+    };
+    if (!(await missing()).length) return;
+    await this.tx.exclusively('pgboss.create-queues', async () => {
+      for (const name of await missing()) {
+        await this.boss.createQueue(name, {
+          name,
+          retryLimit: JOB_RETRY_LIMIT,
+          retryDelay: 30,
+          retryBackoff: true,
+        });
+      }
+    });
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { AppException } from '#app/common/errors/app.exception.js';
 import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { AppConfig } from '#app/config/app-config.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
@@ -51,6 +52,18 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
     if (await this.accounts.findByEmail(admin.siteId, admin.email)) return false;
     const passwordHash = await this.hasher.hash(admin.password);
     const now = new Date();
+    try {
+      await this.create(admin, passwordHash, now);
+    } catch (error) {
+      // Another instance starting at the same moment created it first (scaling out, README).
+      if (error instanceof AppException && error.code === 'EMAIL_TAKEN') return false;
+      throw error;
+    }
+    this.logger.log({ site_id: admin.siteId }, 'superadmin created');
+    return true;
+  }
+
+  private async create(admin: NewSuperadmin, passwordHash: string, now: Date): Promise<void> {
     await this.tx.run(async (manager) => {
       const user = await this.accounts.create(
         {
@@ -78,7 +91,5 @@ export class AdminBootstrapService implements OnApplicationBootstrap {
         manager,
       );
     });
-    this.logger.log({ site_id: admin.siteId }, 'superadmin created');
-    return true;
   }
 }

@@ -377,24 +377,34 @@ export class SubscriptionsRepository {
     return rows;
   }
 
-  /** Subscriptions renewing within `horizon` that have not been reminded of this renewal. */
+  /**
+   * Claims subscriptions renewing within `horizon` that have not been reminded of this renewal, until
+   * the transaction ends: another run (another instance) skips them rather than reminding them too.
+   */
   async toRemind(now: Date, horizon: Date, limit: number): Promise<SubscriptionRow[]> {
     return this.tx.manager.query<SubscriptionRow[]>(
       `${SELECT_ROW}
         WHERE s.status IN ('active', 'trialing') AND s.auto_renew
           AND s.next_billing_date > $1 AND s.next_billing_date <= $2
           AND s.reminded_for IS DISTINCT FROM s.next_billing_date
-        ORDER BY s.next_billing_date LIMIT $3`,
+        ORDER BY s.next_billing_date LIMIT $3
+        FOR UPDATE OF s SKIP LOCKED`,
       [now, horizon, limit],
     );
   }
 
-  async markReminded(ids: string[]): Promise<void> {
-    if (!ids.length) return;
-    await this.tx.manager.query(
-      `UPDATE subscriptions SET reminded_for = next_billing_date, updated_at = now() WHERE id = ANY($1::uuid[])`,
+  /** Marks them reminded of their next renewal; answers those not marked already (each reminded once). */
+  async markReminded(ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await this.tx.manager.query<Array<{ id: string }>>(
+      `WITH marked AS (
+         UPDATE subscriptions SET reminded_for = next_billing_date, updated_at = now()
+          WHERE id = ANY($1::uuid[]) AND reminded_for IS DISTINCT FROM next_billing_date
+          RETURNING id)
+       SELECT id FROM marked`,
       [ids],
     );
+    return rows.map((r) => r.id);
   }
 
   /** The member's streak on a site: its current membership's, else its latest one's (none: null). */

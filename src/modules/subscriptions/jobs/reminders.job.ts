@@ -14,7 +14,8 @@ const BATCH = 500;
 /**
  * The renewal reminder before each renewal (hourly, and `POST /admin/jobs/reminders/run`): what will be
  * charged, when, and how to cancel — `reminder_days` before it (7 by default, per site in
- * `additional_settings.subscriptions.reminder_days`), once per renewal.
+ * `additional_settings.subscriptions.reminder_days`), once per renewal — also when runs on two
+ * instances overlap: a run claims its batch (`SKIP LOCKED`) and mails only those it marked itself.
  */
 @Injectable()
 export class RemindersJob implements OnModuleInit {
@@ -44,11 +45,12 @@ export class RemindersJob implements OnModuleInit {
           const lead = reminderDays(await this.sites.settingsOf(s.site_id));
           if (s.next_billing_date && s.next_billing_date <= addDays(now, lead)) due.push(s);
         }
-        const contacts = await this.accounts.contactsOf(due.map((s) => s.user_id));
-        await this.subs.markReminded(due.map((s) => s.id));
+        const marked = new Set(await this.subs.markReminded(due.map((s) => s.id)));
+        const mine = due.filter((s) => marked.has(s.id));
+        const contacts = await this.accounts.contactsOf(mine.map((s) => s.user_id));
         await this.jobs.enqueueMany(
           'mail.send',
-          due.flatMap((s) => {
+          mine.flatMap((s) => {
             const to = contacts.get(s.user_id);
             return to
               ? [
@@ -67,7 +69,7 @@ export class RemindersJob implements OnModuleInit {
               : [];
           }),
         );
-        return { seen: soon.length, sent: due.length };
+        return { seen: soon.length, sent: mine.length };
       });
       sent += batch.sent;
       // Those not due yet stay for a later run; a full page of them means more may be due beyond it.
