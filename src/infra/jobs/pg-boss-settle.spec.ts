@@ -1,3 +1,4 @@
+import PgBoss from 'pg-boss';
 import { managerClass, reportUnsettledJobs } from './pg-boss-settle.js';
 
 describe('settling jobs while the database is away', () => {
@@ -28,5 +29,12 @@ describe('settling jobs while the database is away', () => {
       process.off('unhandledRejection', onUnhandled);
     }
     expect(unhandled).toEqual([]);
+  });
+
+  it('keeps complete and fail on the PgBoss object (it promotes the manager’s functions by name)', () => {
+    reportUnsettledJobs();
+    const boss = new PgBoss({ connectionString: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(typeof boss.complete).toBe('function');
+    expect(typeof boss.fail).toBe('function');
   });
 });

@@ -25,11 +25,15 @@ export function reportUnsettledJobs(): void {
   if (proto[PATCHED]) return;
   for (const name of ['complete', 'fail'] as const) {
     const settle = proto[name];
-    proto[name] = function (this: unknown, ...args: unknown[]) {
+    const reported = function (this: unknown, ...args: unknown[]) {
       const settling = settle.apply(this, args);
       settling.catch((error: unknown) => logger.warn({ err: error }, `job queue could not ${name} jobs`));
       return settling;
     };
+    // PgBoss exposes the manager's functions under their `name`s (`#promoteFunctions`): an anonymous
+    // wrapper would take `boss.complete` and `boss.fail` away.
+    Object.defineProperty(reported, 'name', { value: name });
+    proto[name] = reported;
   }
   proto[PATCHED] = true;
 }
