@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createApplication, type RunningApp } from '#app/bootstrap.js';
 import type { GatewayOneSettings, GatewayTwoSettings } from '#app/config/gateway-config.js';
 import { testConfig } from '../test/support/app.js';
-import { seedMixedWorld } from './mixed-workload.js';
+import { seedMixedWorld } from '../test/support/mixed-workload.js';
 
 /**
  * The app of `bench:mixed` in a process of its own (autocannon and the fake gateway run in the

@@ -6,10 +6,10 @@ import { Client } from 'pg';
 import { integrityReport, runIntegrityChecks } from '#app/infra/database/integrity/check-integrity.js';
 import { startFakeGateways } from '../test/support/fake-gateways.js';
 import { IpcChild } from './ipc-child.js';
-import { classLines, type MixedWorld, mixedProblems, runMixedLoad } from './mixed-workload.js';
+import { classLines, type MixedWorld, mixedProblems, runMixedLoad } from '../test/support/mixed-workload.js';
 
 /**
- * `npm run bench:mixed` (issue 15): the mixed workload (bench/mixed-workload.ts: browse, quote, buy and
+ * `npm run bench:mixed` (issue 15): the mixed workload (test/support/mixed-workload.ts: browse, quote, buy and
  * confirm, claim, read the summary) under autocannon at BENCH_CONNECTIONS (200) for BENCH_DURATION
  * seconds (60) on PostgreSQL, beside a bare NestJS endpoint (bench/mixed-bare.ts) at the same connections
  * for the same time, in the same run. The app and the bare endpoint each run in a process of their own;
@@ -46,7 +46,6 @@ async function main(): Promise<void> {
     'bare app',
   );
   const db = new Client({ connectionString: url.toString() });
-  let failed = false;
   try {
     const world = await app.ask<MixedWorld>({
       cmd: 'init',
@@ -97,7 +96,7 @@ async function main(): Promise<void> {
     out(`\nintegrity checks:\n${integrityReport(outcomes)}`);
     if (broken.length) problems.push(`${broken.length} integrity check(s) failed`);
     out(problems.length ? `\nINCORRECT: ${problems.join('; ')}` : '\nno errors, every check holds');
-    failed = problems.length > 0;
+    process.exitCode = problems.length ? 1 : 0;
     out(
       JSON.stringify({
         bench: 'mixed',
@@ -124,7 +123,6 @@ async function main(): Promise<void> {
     if (!process.env.BENCH_KEEP_DB) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }
-  process.exitCode = failed ? 1 : 0;
 }
 
 main().catch((error: unknown) => {

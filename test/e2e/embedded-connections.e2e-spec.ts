@@ -52,7 +52,7 @@ function send(agent: Agent, base: string, n: number, path: string, body?: unknow
 describe('the embedded default under 100 concurrent connections (issue 15)', () => {
   const SITE = `conns-${randomBytes(3).toString('hex')}`;
   let fakes: FakeGateways;
-  let service: ServiceProcess;
+  let service: ServiceProcess | undefined;
 
   beforeAll(async () => {
     fakes = await startFakeGateways();
@@ -61,11 +61,12 @@ describe('the embedded default under 100 concurrent connections (issue 15)', () 
   }, 300_000);
 
   afterAll(async () => {
-    if (service?.child.exitCode === null) service.child.kill('SIGKILL');
+    if (service && service.child.exitCode === null) service.child.kill('SIGKILL');
     await fakes.close();
   });
 
   it('answers 100 simultaneous requests on 100 connections, none refused or reset', async () => {
+    if (!service) throw new Error('the service did not start');
     const token = await adminToken(service.base, SITE);
     const created = await callService(service.base, '/admin/raffles', raffleBody(), token);
     expect(created.status).toBe(201);

@@ -6,7 +6,7 @@ import {
   mixedProblems,
   runMixedLoad,
   seedMixedWorld,
-} from '../../bench/mixed-workload';
+} from '../support/mixed-workload';
 import { type PaymentsWorld, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
 
 /**

@@ -251,7 +251,8 @@ export async function runMixedLoad(
     onResponse: (status, body, raw) => {
       const ctx = raw as Ctx;
       if (ctx.sentAt !== undefined) latencies[cls].push(Number(process.hrtime.bigint() - ctx.sentAt) / 1e6);
-      if (status !== ROUTE_CLASSES[cls]) unexpected[cls][status] = (unexpected[cls][status] ?? 0) + 1;
+      if (status !== ROUTE_CLASSES[cls])
+        unexpected[cls][status] = ((unexpected[cls][status] as number | undefined) ?? 0) + 1;
       if (cls === 'order') {
         ctx.orderId = undefined;
         if (status === 200) {
