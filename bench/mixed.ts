@@ -20,6 +20,7 @@ import { classLines, type MixedWorld, mixedProblems, runMixedLoad } from '../tes
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
 const DURATION = Number(process.env.BENCH_DURATION ?? 60);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 5);
+const SETTLE = Number(process.env.BENCH_SETTLE ?? 10);
 const MEMBERS = Number(process.env.BENCH_MEMBERS ?? 200);
 const RAFFLES = Number(process.env.BENCH_RAFFLES ?? 20);
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
@@ -60,7 +61,11 @@ async function main(): Promise<void> {
       `Mixed load: ${CONNECTIONS} connections, ${DURATION} s, ${MEMBERS} members, ${RAFFLES} raffles, ` +
         `PostgreSQL ${url.host}`,
     );
-    if (WARMUP) await runMixedLoad(world, { connections: CONNECTIONS, duration: WARMUP, complete });
+    if (WARMUP) {
+      await runMixedLoad(world, { connections: CONNECTIONS, duration: WARMUP, complete });
+      // What the warm-up left in flight is still being served: let it drain before measuring.
+      await new Promise((resolve) => setTimeout(resolve, SETTLE * 1000));
+    }
 
     const cpu0 = await app.ask<NodeJS.CpuUsage>({ cmd: 'cpu' });
     const r = await runMixedLoad(world, { connections: CONNECTIONS, duration: DURATION, complete });

@@ -307,7 +307,9 @@ export function mixedProblems(r: MixedResult): string[] {
   if (r.timeouts) problems.push(`${r.timeouts} timeouts`);
   for (const [cls, f] of Object.entries(r.classes))
     for (const [status, n] of Object.entries(f.unexpected)) problems.push(`${cls}: ${n} × ${status}`);
-  if (r.total && !r.confirmed) problems.push('no order was confirmed');
+  // A run that answered nothing (a swamped app) proves nothing: it fails too.
+  if (!r.total) problems.push('no request was answered');
+  else if (!r.confirmed) problems.push('no order was confirmed');
   return problems;
 }
 
