@@ -95,6 +95,48 @@ describe('raffles: public reads, endpoint 17 and the quote', () => {
     });
   });
 
+  describe('the entries a raffle shows', () => {
+    it('are the newest 50 of each raffle, newest first, in a list as by id', async () => {
+      const [a, b] = [await makePublished(t, admin.token), await makePublished(t, admin.token)];
+      // 60 postal entries on one raffle, 3 on the other, a second apart, with the counters they make (the
+      // integrity checks of a shared run database hold).
+      await t.db.query(
+        `INSERT INTO raffle_entries (raffle_id, user_id, site_id, method, entries_count, ticket_from, ticket_to,
+                                     created_at)
+         SELECT CASE WHEN g <= 60 THEN $1::uuid ELSE $2::uuid END, $3, $4, 'postal', 1,
+                CASE WHEN g <= 60 THEN g ELSE g - 60 END, CASE WHEN g <= 60 THEN g ELSE g - 60 END,
+                now() - interval '1 hour' + g * interval '1 second'
+           FROM generate_series(1, 63) g`,
+        [a.id, b.id, user.user.id, site],
+      );
+      await t.db.query(
+        `UPDATE raffles SET current_entries = CASE WHEN id = $1 THEN 60 ELSE 3 END WHERE id IN ($1, $2)`,
+        [a.id, b.id],
+      );
+      await t.db.query(
+        `INSERT INTO raffle_user_entries (raffle_id, user_id, entries_count) VALUES ($1, $3, 60), ($2, $3, 3)`,
+        [a.id, b.id, user.user.id],
+      );
+      const shown = (body: { entries: Array<{ created_at: string }> }) =>
+        body.entries.map((e) => e.created_at);
+      const newestFirst = (xs: string[]) => [...xs].sort().reverse();
+      const one = await api(t.app).get(`/raffles/${a.id}`).expect(200);
+      expect(one.body.entries).toHaveLength(50);
+      expect(shown(one.body)).toEqual(newestFirst(shown(one.body)));
+      const [{ oldest }] = await t.db.query<Array<{ oldest: Date }>>(
+        `SELECT min(created_at) AS oldest FROM (SELECT created_at FROM raffle_entries WHERE raffle_id = $1
+                                                  ORDER BY created_at DESC LIMIT 50) n`,
+        [a.id],
+      );
+      expect(shown(one.body).at(-1)).toBe(new Date(oldest).toISOString());
+      const list = await api(t.app).get(`/raffles?site_id=${site}&limit=100`).expect(200);
+      const inList = (id: string) =>
+        (list.body as Array<{ id: string; entries: unknown[] }>).find((r) => r.id === id);
+      expect(inList(a.id)?.entries).toEqual(one.body.entries);
+      expect(inList(b.id)?.entries).toHaveLength(3);
+    });
+  });
+
   describe('can_join and is_active', () => {
     it('are true for a published raffle running now with tickets left', async () => {
       const raffle = await makePublished(t, admin.token);

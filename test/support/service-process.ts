@@ -33,6 +33,8 @@ export async function startService(opts: {
   mailTransport?: string;
   /** Further variables, applied last. */
   env?: Record<string, string>;
+  /** How long start-up (migrations included) may take; a busy machine's embedded database needs minutes. */
+  readyWithinMs?: number;
 }): Promise<ServiceProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -70,7 +72,8 @@ export async function startService(opts: {
   const exited = new Promise<number | string>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)),
   );
-  for (let i = 0; i < 600; i++) {
+  const deadline = Date.now() + (opts.readyWithinMs ?? 60_000);
+  while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the service exited with ${child.exitCode}`);
     const ready = await fetch(`${base}/health/ready`).then(
       (r) => r.ok,

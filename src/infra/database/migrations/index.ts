@@ -13,6 +13,7 @@ import { Gaming1795577274257 } from './1795577274257-Gaming.js';
 import { Merch1795578719809 } from './1795578719809-Merch.js';
 import { Cms1795579739849 } from './1795579739849-Cms.js';
 import { Draws1795579744530 } from './1795579744530-Draws.js';
+import { RaffleEntriesNewestPerRaffle1795590393522 } from './1795590393522-RaffleEntriesNewestPerRaffle.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -31,4 +32,5 @@ export const MIGRATIONS = [
   Merch1795578719809,
   Cms1795579739849,
   Draws1795579744530,
+  RaffleEntriesNewestPerRaffle1795590393522,
 ];

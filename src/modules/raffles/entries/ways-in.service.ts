@@ -53,8 +53,11 @@ export class WaysInService implements OnModuleInit {
   onModuleInit(): void {
     this.relations.provide('entries', async (raffleIds, audience) => {
       const byRaffle = new Map<string, ReturnType<typeof toNestedEntryDto>[]>();
+      // Appended in place, not copied per entry (every raffle list on the hot path builds this).
       for (const e of await this.repo.latestOfRaffles(raffleIds, NESTED_ENTRIES)) {
-        byRaffle.set(e.raffle_id, [...(byRaffle.get(e.raffle_id) ?? []), toNestedEntryDto(e, audience)]);
+        const list = byRaffle.get(e.raffle_id);
+        if (list) list.push(toNestedEntryDto(e, audience));
+        else byRaffle.set(e.raffle_id, [toNestedEntryDto(e, audience)]);
       }
       return byRaffle;
     });

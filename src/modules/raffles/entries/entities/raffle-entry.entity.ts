@@ -14,6 +14,8 @@ export type EntryMethod = (typeof ENTRY_METHODS)[number];
 @Entity('raffle_entries')
 @Index('ix_raffle_entries_raffle_tickets', ['raffle_id', 'ticket_from'])
 @Index('ix_raffle_entries_user_created', ['user_id', 'created_at'])
+// The newest entries of each listed raffle (EntriesRepository.latestOfRaffles), read as a top-N per raffle.
+@Index('ix_raffle_entries_raffle_created', ['raffle_id', 'created_at', 'id'])
 @Index('uq_raffle_entries_payment', ['payment_transaction_id'], {
   unique: true,
   where: 'payment_transaction_id IS NOT NULL',

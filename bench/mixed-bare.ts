@@ -1,0 +1,44 @@
+import 'reflect-metadata';
+import type { AddressInfo } from 'node:net';
+import { Controller, Get, type INestApplication, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+
+/**
+ * The ceiling of `bench:mixed`: a bare NestJS application (Express, as the service) with one GET route
+ * answering a small JSON, in a process of its own like the app's, loaded by the same autocannon at the
+ * same connections in the same run. What the framework and the machine give before any work is done.
+ */
+@Controller()
+class BareController {
+  @Get('ping')
+  ping(): { ok: boolean; at: string } {
+    return { ok: true, at: new Date().toISOString() };
+  }
+}
+
+@Module({ controllers: [BareController] })
+class BareModule {}
+
+let app: INestApplication | undefined;
+
+async function init(): Promise<string> {
+  app = await NestFactory.create(BareModule, { logger: false });
+  await app.listen(0, '127.0.0.1');
+  return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+}
+
+process.on('message', (m: { cmd: string; seq: number }) => {
+  const work =
+    m.cmd === 'init'
+      ? init()
+      : m.cmd === 'cpu'
+        ? Promise.resolve(process.cpuUsage())
+        : (app?.close() ?? Promise.resolve()).then(() => null);
+  work.then(
+    (value) =>
+      process.send?.({ seq: m.seq, ok: true, value }, () => {
+        if (m.cmd === 'close') process.exit(0);
+      }),
+    (error: unknown) => process.send?.({ seq: m.seq, ok: false, error: String(error) }),
+  );
+});
