@@ -12,12 +12,18 @@ import {
   stopMerchWorld,
 } from '../support/merch';
 
-/** How many SQL messages the app sends while `work` runs (as fulfilment-statements.e2e-spec.ts counts). */
-async function messagesDuring(work: () => Promise<unknown>): Promise<number> {
-  let count = 0;
+/**
+ * The SQL the app sends while `work` runs (as fulfilment-statements.e2e-spec.ts captures it). pg-boss polls
+ * and maintains its queues on its own clients meanwhile; those statements name its schema and are left out,
+ * or a poll landing inside one window and not the other makes the counts differ for no reason of ours.
+ */
+async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
   const original = Client.prototype.query;
   Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-    count++;
+    const first = args[0] as string | { text?: string } | undefined;
+    const text = typeof first === 'string' ? first : (first?.text ?? '');
+    if (!/\bpgboss\./i.test(text)) sent.push(text);
     return (original as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof original;
   try {
@@ -25,7 +31,7 @@ async function messagesDuring(work: () => Promise<unknown>): Promise<number> {
   } finally {
     Client.prototype.query = original;
   }
-  return count;
+  return sent;
 }
 
 describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
@@ -369,10 +375,10 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
           .get(`/api/admin/merch/orders?site_id=${site}&limit=${limit}`)
           .expect(200);
       await page(10); // warm: the token's user is then read the same way both times
-      const ten = await messagesDuring(() => page(10));
-      const hundred = await messagesDuring(() => page(100));
-      expect(hundred).toBe(ten);
-      expect(ten).toBeLessThanOrEqual(4);
+      const ten = await statementsDuring(() => page(10));
+      const hundred = await statementsDuring(() => page(100));
+      expect(hundred).toHaveLength(ten.length);
+      expect(ten.length).toBeLessThanOrEqual(4);
     });
   });
 });
