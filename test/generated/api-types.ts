@@ -3144,7 +3144,18 @@ export interface components {
       address_line2: string | null;
       /** @description Where the provider calls back (its token is secret: shown to admins only). */
       callback_url: string;
-      /** @description The provider’s charges (a list), from its own record. */
+      /**
+       * @description The provider’s charges from its own record, keyed by the provider’s charge id.
+       * @example {
+       *       "chg_1a2b": {
+       *         "id": "chg_1a2b",
+       *         "totalCost": {
+       *           "amount": "13.50",
+       *           "currency": "GBP"
+       *         }
+       *       }
+       *     }
+       */
       charges: Record<string, never>;
       checkout_id: string | null;
       /** @example GB */
@@ -3163,7 +3174,20 @@ export interface components {
       /** @example Jane Doe */
       recipient_name: string;
       recipient_phone: string | null;
-      /** @description The provider’s shipments (a list), from its own record. */
+      /**
+       * @description The provider’s shipments from its own record, keyed by the provider’s shipment id.
+       * @example {
+       *       "shp_3c4d": {
+       *         "carrier": {
+       *           "name": "Royal Mail"
+       *         },
+       *         "id": "shp_3c4d",
+       *         "tracking": {
+       *           "number": "RM123456789GB"
+       *         }
+       *       }
+       *     }
+       */
       shipments: Record<string, never>;
       /** @example Standard */
       shipping_method: string;

@@ -2,6 +2,7 @@ import type { MerchOrderDto, MerchOrderItemDto, MerchProductDto } from './dto/me
 import type { MerchOrderItem } from './entities/merch-order-item.entity.js';
 import type { MerchOrder } from './entities/merch-order.entity.js';
 import type { MerchProduct } from './entities/merch-product.entity.js';
+import { byProviderId } from './merch.rules.js';
 
 /** The one place merch rows become answers (the callback token stays inside `callback_url`, admins only). */
 export function toProductDto(p: MerchProduct): MerchProductDto {
@@ -50,8 +51,8 @@ export function toOrderDto(o: MerchOrder, items: MerchOrderItem[], showCallback 
     callback_url: showCallback ? o.callback_url : o.callback_url.replace(o.callback_token, '****'),
     status_stage: o.status_stage,
     status_details: o.status_details,
-    charges: o.charges,
-    shipments: o.shipments,
+    charges: byProviderId(o.charges),
+    shipments: byProviderId(o.shipments),
     metadata: o.metadata,
     shipping_method: o.shipping_method,
     recipient_name: o.recipient_name,

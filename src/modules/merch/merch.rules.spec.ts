@@ -1,5 +1,6 @@
 import {
   assetList,
+  byProviderId,
   majorUnits,
   missingShipping,
   nextStage,
@@ -107,5 +108,19 @@ describe('merch rules', () => {
       'recipient_name',
       'country_code',
     ]);
+  });
+
+  it('keys the provider’s shipments and charges by its ids, keeping entries without one by position', () => {
+    const a = { id: 'shp_a', tracking: { number: '1' } };
+    const b = { id: 'shp_b' };
+    expect(byProviderId([a, b])).toEqual({ shp_a: a, shp_b: b });
+    expect(Object.keys(byProviderId([a, b]))).toEqual(['shp_a', 'shp_b']);
+    expect(byProviderId([{ carrier: 'x' }, a, { ...a, note: 'twice' }])).toEqual({
+      0: { carrier: 'x' },
+      shp_a: a,
+      2: { ...a, note: 'twice' },
+    });
+    expect(byProviderId([])).toEqual({});
+    expect(byProviderId(null)).toEqual({});
   });
 });

@@ -111,3 +111,19 @@ export function missingShipping(fields: Readonly<Record<string, unknown>>): stri
 
 /** Most copies of one product in an order (as `POST /merch/orders` allows per line). */
 export const MAX_COPIES = 100;
+
+/**
+ * The provider's shipments or charges (a list on its record) as the contract's `object`: keyed by the
+ * provider's own id, which is how an admin and the provider's callbacks refer to one; an entry without an
+ * id (none today) keeps its position as its key rather than being dropped. Stored as the provider sent it.
+ */
+export function byProviderId(list: unknown): Record<string, unknown> {
+  const keyed: Record<string, unknown> = {};
+  if (!Array.isArray(list)) return keyed;
+  list.forEach((entry: unknown, position) => {
+    const id = (entry as { id?: unknown } | null)?.id;
+    const key = typeof id === 'string' && id !== '' && !(id in keyed) ? id : String(position);
+    keyed[key] = entry;
+  });
+  return keyed;
+}

@@ -192,9 +192,18 @@ export class MerchOrderDto {
   callback_url!: string;
   @Prop(String, { enum: STATUS_STAGES, example: 'submitted' } as never) status_stage!: string;
   @Prop('object') status_details!: Record<string, unknown>;
-  @Prop('object', { description: 'The provider’s charges (a list), from its own record.' }) charges!: unknown;
-  @Prop('object', { description: 'The provider’s shipments (a list), from its own record.' })
-  shipments!: unknown;
+  @Prop('object', {
+    description: 'The provider’s charges from its own record, keyed by the provider’s charge id.',
+    example: { chg_1a2b: { id: 'chg_1a2b', totalCost: { amount: '13.50', currency: 'GBP' } } },
+  })
+  charges!: Record<string, unknown>;
+  @Prop('object', {
+    description: 'The provider’s shipments from its own record, keyed by the provider’s shipment id.',
+    example: {
+      shp_3c4d: { id: 'shp_3c4d', carrier: { name: 'Royal Mail' }, tracking: { number: 'RM123456789GB' } },
+    },
+  })
+  shipments!: Record<string, unknown>;
   @Prop('object') metadata!: Record<string, unknown>;
   @Prop(String, { example: 'Standard' }) shipping_method!: string;
   @Prop(String, { example: 'Jane Doe' }) recipient_name!: string;
