@@ -251,10 +251,15 @@ describe('gatewayone adapter against its protocol fake over loopback HTTP', () =
       currency: 'GBP',
       merchantTransactionId: orderId(),
     });
+    fakes.gatewayOne.resetControls();
     fakes.gatewayOne.setLatency(1_000);
+    const started = Date.now();
     const error = await failure(impatient.getCheckoutPayment(created.id));
     expect(error.kind).toBe('unavailable');
     expect(error.message).toMatch(/no answer within 200 ms/);
+    // A read's retries share its one timeout: a timed-out attempt spent it, so nothing is asked again.
+    expect(Date.now() - started).toBeLessThan(400);
+    expect(fakes.gatewayOne.requests).toHaveLength(1);
   });
 
   it('treats a gateway that is down, answering 503 or dropping connections, as unavailable', async () => {

@@ -10,19 +10,24 @@ import {
 } from '../support/payments';
 
 /**
- * Issue 15, faults: a gateway that accepts the connection and never answers. Each call a request makes to
- * it ends at the client's per-attempt timeout (300 ms here; 10 s in service, `timeoutMs`), so the buyer
- * gets 502 GATEWAY_UNAVAILABLE within the attempts the retry policy allows — reads three (pauses 100 and
- * 300 ms), creations and refunds one — and nothing is left half-done. payments-slow-gateway.e2e-spec.ts
- * covers a gateway that answers late (the work done, the answer lost); this one covers one that never
- * answers, on every gateway call made during a request, and times it.
+ * Issue 15, faults: a gateway that accepts the connection and never answers holds no request past the
+ * client's timeout (1.5 s here; 10 s in service, `timeoutMs`): a call and its retries share that one
+ * budget, and so do the look-ups and the creation of a checkout. The buyer gets 502 GATEWAY_UNAVAILABLE
+ * and nothing is left half-done. payments-slow-gateway.e2e-spec.ts covers a gateway that answers late
+ * (the work done, the answer lost); this one covers one that never answers, on every gateway call made
+ * during a request, and times it.
  */
-const TIMEOUT_MS = 300;
-const BACKOFF_MS = 100 + 300;
-/** Room for the request's own work and a slow shared machine. */
-const MARGIN_MS = 1_500;
-/** A read: three attempts and two pauses. */
-const READ_MS = 3 * TIMEOUT_MS + BACKOFF_MS;
+const TIMEOUT_MS = 1_500;
+/**
+ * Room for the request's own work on a slow shared machine, and less than a second timeout: an answer
+ * inside it proves that nothing waited twice.
+ */
+const MARGIN_MS = 1_200;
+/** Each hung request waited for the timeout, and not for a second one. */
+const heldForOneTimeout = (ms: number) => {
+  expect(ms).toBeGreaterThanOrEqual(TIMEOUT_MS - 50);
+  expect(ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+};
 
 describe('a gateway that never answers (issue 15, faults)', () => {
   let w: PaymentsWorld;
@@ -59,7 +64,7 @@ describe('a gateway that never answers (issue 15, faults)', () => {
       )
     )[0].spent;
 
-  it('gatewayone checkout (endpoint 3): 502 within its look-up, creation and second look-up; the order failed, no spend held', async () => {
+  it('gatewayone checkout (endpoint 3): 502 within one timeout for its look-ups and creation together; the order failed, no spend held', async () => {
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);
     const { res, ms } = await hung('gatewayOne', () =>
@@ -70,12 +75,12 @@ describe('a gateway that never answers (issue 15, faults)', () => {
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ success: false, error_code: 'GATEWAY_UNAVAILABLE' });
     // createCheckoutOnce: look up by our reference (a read), create (once), look up again.
-    expect(ms).toBeLessThan(2 * READ_MS + TIMEOUT_MS + MARGIN_MS);
+    heldForOneTimeout(ms);
     expect(await paymentsOf(raffle.id)).toEqual([{ status: 'failed' }]);
     expect(await spentBy(buyer.user.id)).toBe(0);
   });
 
-  it('gatewayone confirmation (endpoint 3): 502 within one read; nothing entered, and a later confirmation enters once', async () => {
+  it('gatewayone confirmation (endpoint 3): 502 within one timeout, retries included; nothing entered, and a later confirmation enters once', async () => {
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);
     const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 });
@@ -83,7 +88,7 @@ describe('a gateway that never answers (issue 15, faults)', () => {
     const { res, ms } = await hung('gatewayOne', () => confirm(w, order.order_id));
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ success: false, error_code: 'GATEWAY_UNAVAILABLE' });
-    expect(ms).toBeLessThan(READ_MS + MARGIN_MS);
+    heldForOneTimeout(ms);
     expect(await paymentsOf(raffle.id)).toEqual([{ status: 'pending' }]);
     const entries = () =>
       w.t.db.query(`SELECT 1 FROM raffle_entries WHERE payment_transaction_id = $1`, [order.order_id]);
@@ -92,7 +97,7 @@ describe('a gateway that never answers (issue 15, faults)', () => {
     expect(await entries()).toHaveLength(1);
   });
 
-  it('gatewaytwo order (endpoint 4): 502 within one creation; the order failed, no spend held', async () => {
+  it('gatewaytwo order (endpoint 4): 502 within one timeout; the order failed, no spend held', async () => {
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);
     const { res, ms } = await hung('gatewayTwo', () =>
@@ -107,7 +112,7 @@ describe('a gateway that never answers (issue 15, faults)', () => {
     );
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ success: false, error_code: 'GATEWAY_UNAVAILABLE' });
-    expect(ms).toBeLessThan(READ_MS + TIMEOUT_MS + MARGIN_MS);
+    heldForOneTimeout(ms);
     expect(await paymentsOf(raffle.id)).toEqual([{ status: 'failed' }]);
     expect(await spentBy(buyer.user.id)).toBe(0);
   });
@@ -122,7 +127,7 @@ describe('a gateway that never answers (issue 15, faults)', () => {
     expect(res.status).toBe(502);
     expect(res.headers['content-type']).toMatch(/application\/problem\+json/);
     expect(res.body).toMatchObject({ code: 'GATEWAY_UNAVAILABLE' });
-    expect(ms).toBeLessThan(READ_MS + TIMEOUT_MS + MARGIN_MS);
+    heldForOneTimeout(ms);
     const rows = await w.t.db.query<Array<{ status: string }>>(
       `SELECT status FROM payment_transactions WHERE user_id = $1`,
       [buyer.user.id],
@@ -130,7 +135,7 @@ describe('a gateway that never answers (issue 15, faults)', () => {
     expect(rows).toEqual([{ status: 'failed' }]);
   });
 
-  it('an admin refund: 502 problem+json within one attempt; nothing refunded, and the refund can be asked again', async () => {
+  it('an admin refund: 502 problem+json within one timeout; nothing refunded, and the refund can be asked again', async () => {
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);
     const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 });
@@ -141,7 +146,7 @@ describe('a gateway that never answers (issue 15, faults)', () => {
     const { res, ms } = await hung('gatewayOne', refund);
     expect(res.status).toBe(502);
     expect(res.body).toMatchObject({ code: 'GATEWAY_UNAVAILABLE' });
-    expect(ms).toBeLessThan(TIMEOUT_MS + MARGIN_MS);
+    heldForOneTimeout(ms);
     const [row] = await w.t.db.query<Array<{ status: string }>>(
       `SELECT status FROM payment_transactions WHERE id = $1`,
       [order.order_id],

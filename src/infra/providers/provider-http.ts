@@ -22,8 +22,13 @@ export interface ProviderRequest {
   query?: Record<string, string>;
   form?: Record<string, string>;
   json?: unknown;
-  /** Reads only: retry network errors, timeouts and 5xx. Creations and refunds are sent once. */
+  /** Reads only: retry network errors and 5xx. Creations and refunds are sent once. */
   retry?: boolean;
+  /**
+   * When the caller's whole exchange must be over (epoch ms, from `deadline()`): several calls made for
+   * one request share it. Without one, this call and its retries get `timeoutMs` together.
+   */
+  deadline?: number;
 }
 
 export interface ProviderResponse {
@@ -65,8 +70,8 @@ const AGENTS = {
 
 /**
  * HTTP to one provider with Node's own http client and a keep-alive pool (a third of the CPU of
- * `fetch`, which a confirmation pays on its hot path): a timeout per attempt, retries only where the
- * caller says the request is safe to repeat, and errors that never carry a credential. Answers below
+ * `fetch`, which a confirmation pays on its hot path): one timeout per call however many attempts it
+ * makes, retries only where the caller says the request is safe to repeat, and errors that never carry a credential. Answers below
  * 500 are returned for the adapter to interpret (some gateways answer results with 400).
  */
 export class ProviderHttp {
@@ -78,15 +83,31 @@ export class ProviderHttp {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
 
+  /** The end of a budget of `timeoutMs` from now, for several calls that serve one request. */
+  deadline(): number {
+    return Date.now() + this.options.timeoutMs;
+  }
+
+  /**
+   * One call, and its retries where allowed, within one timeout (or the caller's deadline): a provider
+   * that hangs holds the request for `timeoutMs` at most, never once per attempt. A timed-out attempt
+   * has spent the budget, so only fast failures (refused connections, 5xx) are retried, and only while
+   * the pause still leaves time to try.
+   */
   async send(request: ProviderRequest): Promise<ProviderResponse> {
+    const deadline = request.deadline ?? this.deadline();
     const backoff = request.retry ? (this.options.backoffMs ?? DEFAULT_BACKOFF_MS) : [];
     for (let attempt = 0; ; attempt++) {
       try {
-        return await this.once(request);
+        return await this.once(request, deadline - Date.now());
       } catch (error) {
-        if (!(error instanceof ProviderError) || error.kind !== 'unavailable' || attempt >= backoff.length)
+        const pause = attempt < backoff.length ? backoff[attempt] : Infinity;
+        if (
+          !(error instanceof ProviderError) ||
+          error.kind !== 'unavailable' ||
+          Date.now() + pause >= deadline
+        )
           throw error;
-        const pause = backoff[attempt] ?? 0;
         this.logger.warn(`${error.message}; retrying in ${pause} ms`);
         await sleep(pause);
       }
@@ -109,8 +130,15 @@ export class ProviderHttp {
     return new ProviderError(this.options.provider, kind, this.scrub(message), httpStatus, code);
   }
 
-  private async once(request: ProviderRequest): Promise<ProviderResponse> {
+  private async once(request: ProviderRequest, remainingMs: number): Promise<ProviderResponse> {
     const what = `${request.method} ${request.path}`;
+    // The budget is the configured timeout, however it was spent: that is what the error names.
+    const timedOut = () =>
+      this.error(
+        'unavailable',
+        `${this.options.provider} ${what}: no answer within ${this.options.timeoutMs} ms`,
+      );
+    if (remainingMs <= 0) throw timedOut();
     const url = new URL(this.baseUrl + request.path);
     for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
     const headers: Record<string, string> = { Accept: 'application/json', ...this.options.headers };
@@ -125,11 +153,11 @@ export class ProviderHttp {
     let status: number;
     let text: string;
     try {
-      ({ status, text } = await this.exchange(url, request.method, headers, body));
+      ({ status, text } = await this.exchange(url, request.method, headers, body, remainingMs));
     } catch (error) {
       const reason = networkReason(error);
-      const detail = reason === 'timed out' ? `no answer within ${this.options.timeoutMs} ms` : reason;
-      throw this.error('unavailable', `${this.options.provider} ${what}: ${detail}`);
+      if (reason === 'timed out') throw timedOut();
+      throw this.error('unavailable', `${this.options.provider} ${what}: ${reason}`);
     }
     if (status >= 500)
       throw this.error('unavailable', `${this.options.provider} ${what} answered ${status}`, status);
@@ -139,18 +167,19 @@ export class ProviderHttp {
     return { status, body: parseObject(text) };
   }
 
-  /** One request and its whole answer, within the timeout (connection, headers and body together). */
+  /** One request and its whole answer within `timeoutMs` (connection, headers and body together). */
   private exchange(
     url: URL,
     method: string,
     headers: Record<string, string>,
     body: string | undefined,
+    timeoutMs: number,
   ): Promise<{ status: number; text: string }> {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const agent = url.protocol === 'https:' ? AGENTS['https:'] : AGENTS['http:'];
     if (body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(body));
     return new Promise((resolve, reject) => {
-      const req = send(url, { method, headers, agent, signal: AbortSignal.timeout(this.options.timeoutMs) });
+      const req = send(url, { method, headers, agent, signal: AbortSignal.timeout(timeoutMs) });
       req.once('error', reject);
       req.once('response', (res: IncomingMessage) => {
         const chunks: Buffer[] = [];

@@ -65,7 +65,7 @@ export class GatewayOneClient {
   }
 
   /** `POST /v1/checkouts`, sent exactly once: a lost answer throws `unavailable` (see `createCheckoutOnce`). */
-  async createCheckout(input: CreateCheckoutInput): Promise<CheckoutCreated> {
+  async createCheckout(input: CreateCheckoutInput, deadline?: number): Promise<CheckoutCreated> {
     const { settings, http } = this.require();
     const form: Record<string, string> = {
       entityId: settings.entityId,
@@ -79,7 +79,7 @@ export class GatewayOneClient {
     if (input.integrity) form.integrity = 'true';
     if (input.shopperResultUrl) form.shopperResultUrl = input.shopperResultUrl;
     if (input.createRegistration) form.createRegistration = 'true';
-    const res = await http.send({ method: 'POST', path: '/v1/checkouts', form });
+    const res = await http.send({ method: 'POST', path: '/v1/checkouts', form, deadline });
     const { code, description } = resultOf(res.body);
     const id = str(res.body?.id);
     if (res.status >= 400) throw this.rejected(http, 'POST /v1/checkouts', res, code, description);
@@ -89,17 +89,19 @@ export class GatewayOneClient {
 
   /**
    * Opens a checkout for an order unless the gateway already holds a usable one under its reference
-   * (same amount and currency, not failed): safe to call again after any failure.
+   * (same amount and currency, not failed): safe to call again after any failure. Its look-ups and the
+   * creation share one timeout, so a hung gateway holds the shopper's request for one timeout at most.
    */
   async createCheckoutOnce(input: CreateCheckoutInput): Promise<CheckoutCreated & { reused: boolean }> {
-    const existing = await this.findReusableCheckout(input);
+    const deadline = this.require().http.deadline();
+    const existing = await this.findReusableCheckout(input, deadline);
     if (existing) return existing;
     try {
-      return { ...(await this.createCheckout(input)), reused: false };
+      return { ...(await this.createCheckout(input, deadline)), reused: false };
     } catch (error) {
       if (!(error instanceof ProviderError) || error.kind !== 'unavailable') throw error;
       // The gateway may have created it and lost the answer.
-      const created = await this.findReusableCheckout(input).catch(() => undefined);
+      const created = await this.findReusableCheckout(input, deadline).catch(() => undefined);
       if (created) return created;
       throw error;
     }
@@ -119,13 +121,14 @@ export class GatewayOneClient {
   }
 
   /** `GET /v1/query?merchantTransactionId=`: what the gateway holds under our reference (maybe nothing). Retried. */
-  async findByMerchantTransactionId(reference: string): Promise<GatewayOnePayment[]> {
+  async findByMerchantTransactionId(reference: string, deadline?: number): Promise<GatewayOnePayment[]> {
     const { settings, http } = this.require();
     const res = await http.send({
       method: 'GET',
       path: '/v1/query',
       query: { entityId: settings.entityId, merchantTransactionId: reference },
       retry: true,
+      deadline,
     });
     const { code, description } = resultOf(res.body);
     if (code === NOT_FOUND_CODE && [200, 400, 404].includes(res.status)) return [];
@@ -220,9 +223,10 @@ export class GatewayOneClient {
 
   private async findReusableCheckout(
     input: CreateCheckoutInput,
+    deadline: number,
   ): Promise<(CheckoutCreated & { reused: true }) | undefined> {
     const currency = normalizeCurrency(input.currency);
-    const known = await this.findByMerchantTransactionId(input.merchantTransactionId);
+    const known = await this.findByMerchantTransactionId(input.merchantTransactionId, deadline);
     const match = known.find(
       (p) =>
         p.checkoutId &&
