@@ -1,3 +1,4 @@
+import { createSecretKey, type KeyObject } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import { ExtractJwt, Strategy } from 'passport-jwt';
@@ -24,15 +25,18 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
     config: AppConfig,
     @Inject(AUTH_USER_LOOKUP) private readonly users: AuthUserLookup,
   ) {
+    const secrets = [config.jwtSecret, ...config.jwtSecretsPrevious];
+    // Key objects made once: handed a string, jsonwebtoken first tries it as a PEM public key on every
+    // verification and builds the secret key only after that throws (a tenth of a request's CPU).
+    const keys = new Map<string, KeyObject>(secrets.map((s) => [s, createSecretKey(Buffer.from(s))]));
     super({
       jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(),
       // The secret that signed this token, current or (during a rotation) previous; verification itself
       // (signature, algorithm, expiry) stays passport-jwt's.
-      secretOrKeyProvider: (_req: unknown, rawJwt: string, done: (err: null, secret: string) => void) =>
-        done(
-          null,
-          signingSecret(rawJwt, [config.jwtSecret, ...config.jwtSecretsPrevious]) ?? config.jwtSecret,
-        ),
+      // passport-jwt's types name strings and buffers only; it hands the key to jsonwebtoken unchanged,
+      // which takes a KeyObject as it is.
+      secretOrKeyProvider: (_req: unknown, rawJwt: string, done: (err: null, key: Buffer) => void) =>
+        done(null, keys.get(signingSecret(rawJwt, secrets) ?? config.jwtSecret) as unknown as Buffer),
       algorithms: ['HS256'],
       ignoreExpiration: false,
     });
