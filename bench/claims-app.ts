@@ -1,17 +1,12 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { createApplication, type RunningApp } from '#app/bootstrap.js';
-import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
-import { SessionService } from '#app/modules/auth/session.service.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
-import { AccountsService } from '#app/modules/users/accounts.service.js';
-import { testConfig } from '../test/support/app.js';
+import { accessTokenOf, accountMaker } from '../test/support/bench-accounts.js';
+import { benchConfig, listenOnLoopback } from './bench-app.js';
+import { answerParent } from './ipc-child.js';
 
 /**
  * The app of `bench:claims` in a process of its own (the load generator and pgbench run elsewhere),
@@ -21,45 +16,21 @@ import { testConfig } from '../test/support/app.js';
 let running: RunningApp | undefined;
 
 async function init(databaseUrl: string, members: number): Promise<unknown> {
-  running = await createApplication(
-    testConfig({
-      databaseUrl,
-      dataDir: mkdtempSync(join(tmpdir(), 'bench-claims-')),
-      jobs: false,
-      mailTransport: 'log',
-      logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
-    }),
-  );
+  running = await createApplication(benchConfig('claims', { databaseUrl }));
   const app = running.app;
-  await app.listen(0, '127.0.0.1');
-  const { port } = app.getHttpServer().address() as AddressInfo;
+  const url = await listenOnLoopback(app);
   const siteId = `claims-${randomBytes(4).toString('hex')}`;
   await app.get(SitesService).ensureSite(siteId, 'Claims benchmark', null);
-  const make = (role: 'admin' | 'user', n: number) =>
-    app.get(TransactionRunner).run((manager) =>
-      app.get(AccountsService).create(
-        {
-          site_id: siteId,
-          email: `${role}-${n}-${randomBytes(3).toString('hex')}@bench.example.com`,
-          name: null,
-          role,
-          signup_source: 'bench',
-          password_hash: null,
-          data_processing_consent: true,
-        },
-        manager,
-      ),
-    );
-  const sessions = app.get(SessionService);
+  const make = accountMaker(app, siteId, 'bench.example.com');
   const admin = await make('admin', 0);
   const users = [];
   for (let i = 0; i < members; i++) users.push(await make('user', i));
   const tokens = [];
-  for (const u of users) tokens.push((await sessions.issue(u)).access_token);
+  for (const u of users) tokens.push(await accessTokenOf(app, u));
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     siteId,
-    adminToken: (await sessions.issue(admin)).access_token,
+    adminToken: await accessTokenOf(app, admin),
     userIds: users.map((u) => u.id),
     tokens,
   };
@@ -83,21 +54,12 @@ async function ledger(userId: string, siteId: string, rows: number): Promise<nul
   return null;
 }
 
-process.on('message', (m: { cmd: string; seq: number; [k: string]: unknown }) => {
-  const work =
-    m.cmd === 'init'
-      ? init(m.databaseUrl as string, m.members as number)
-      : m.cmd === 'ledger'
-        ? ledger(m.userId as string, m.siteId as string, m.rows as number)
-        : m.cmd === 'cpu'
-          ? Promise.resolve(process.cpuUsage())
-          : (running?.close() ?? Promise.resolve()).then(() => null);
-  work.then(
-    (value) =>
-      process.send?.({ seq: m.seq, ok: true, value }, () => {
-        if (m.cmd === 'close') process.exit(0);
-      }),
-    (error: unknown) =>
-      process.send?.({ seq: m.seq, ok: false, error: String((error as Error).stack ?? error) }),
-  );
-});
+answerParent((m: { cmd: string; [k: string]: unknown }) =>
+  m.cmd === 'init'
+    ? init(m.databaseUrl as string, m.members as number)
+    : m.cmd === 'ledger'
+      ? ledger(m.userId as string, m.siteId as string, m.rows as number)
+      : m.cmd === 'cpu'
+        ? Promise.resolve(process.cpuUsage())
+        : (running?.close() ?? Promise.resolve()).then(() => null),
+);

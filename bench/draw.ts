@@ -1,8 +1,5 @@
 import 'reflect-metadata';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -11,7 +8,7 @@ import { createApplication } from '#app/bootstrap.js';
 import { DrawService } from '#app/modules/raffles/draws/draw.service.js';
 import { RaffleAdminService } from '#app/modules/raffles/raffle-admin.service.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
-import { testConfig } from '../test/support/app.js';
+import { benchConfig } from './bench-app.js';
 
 /**
  * `npm run bench:draw` (issue 13): close and draw a raffle of 1,000,000 tickets in 10,000 entries on
@@ -31,13 +28,7 @@ const peakKb = (): number => process.resourceUsage().maxRSS;
 
 async function run(url: string): Promise<void> {
   const running = await createApplication(
-    testConfig({
-      databaseUrl: url,
-      dataDir: mkdtempSync(join(tmpdir(), 'bench-draw-')),
-      mailTransport: 'log',
-      jobs: false,
-      logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn',
-    }),
+    benchConfig('draw', { databaseUrl: url, logLevel: process.env.BENCH_LOG_LEVEL ?? 'warn' }),
   );
   try {
     const app = running.app;

@@ -1,19 +1,14 @@
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createApplication } from '#app/bootstrap.js';
-import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
-import { SessionService } from '#app/modules/auth/session.service.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
 import { User } from '#app/modules/users/entities/user.entity.js';
-import { AccountsService } from '#app/modules/users/accounts.service.js';
-import { testConfig } from '../test/support/app.js';
+import { accessTokenOf, accountMaker } from '../test/support/bench-accounts.js';
+import { benchConfig, listenOnLoopback } from './bench-app.js';
 
 /**
  * `npm run bench:explain` (issue 15): every list the service serves, read at ~1M rows per big table.
@@ -105,38 +100,16 @@ async function main(): Promise<void> {
   const url = new URL(SERVER);
   url.pathname = `/${name}`;
   const running = await createApplication(
-    testConfig({
-      databaseUrl: url.toString(),
-      dataDir: mkdtempSync(join(tmpdir(), 'bench-explain-')),
-      jobs: false,
-      logLevel: 'silent',
-      mailTransport: 'log',
-    }),
+    benchConfig('explain', { databaseUrl: url.toString(), logLevel: 'silent' }),
   );
   const app = running.app;
   const db = new Client({ connectionString: url.toString() });
   await db.connect();
   let flagged = 0;
   try {
-    await app.listen(0, '127.0.0.1');
-    const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+    const base = await listenOnLoopback(app);
     await app.get(SitesService).ensureSite(SITE, 'Big site', null);
-    const accounts = app.get(AccountsService);
-    const make = (role: 'admin' | 'user' | 'superadmin') =>
-      app.get(TransactionRunner).run((manager) =>
-        accounts.create(
-          {
-            site_id: SITE,
-            email: `${role}-${randomBytes(4).toString('hex')}@big.example.com`,
-            name: null,
-            role,
-            signup_source: 'bench',
-            password_hash: null,
-            data_processing_consent: true,
-          },
-          manager,
-        ),
-      );
+    const make = accountMaker(app, SITE, 'big.example.com');
     let member: User;
     if (!reuse) {
       member = await make('user');
@@ -154,10 +127,9 @@ async function main(): Promise<void> {
         .getRepository(User)
         .findOneByOrFail({ id: user_id });
     }
-    const sessions = app.get(SessionService);
-    const adminToken = (await sessions.issue(await make('admin'))).access_token;
-    const memberToken = (await sessions.issue(member)).access_token;
-    const superToken = (await sessions.issue(await make('superadmin'))).access_token;
+    const adminToken = await accessTokenOf(app, await make('admin'));
+    const memberToken = await accessTokenOf(app, member);
+    const superToken = await accessTokenOf(app, await make('superadmin'));
     const ids = (
       await db.query(
         `SELECT (SELECT id FROM raffles WHERE site_id = $1 AND NOT draft LIMIT 1) AS raffle,

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { AddressInfo } from 'node:net';
 import { Controller, Get, type INestApplication, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { answerParent } from './ipc-child.js';
 
 /**
  * The ceiling of `bench:mixed`: a bare NestJS application (Express, as the service) with one GET route
@@ -27,18 +28,10 @@ async function init(): Promise<string> {
   return `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
 }
 
-process.on('message', (m: { cmd: string; seq: number }) => {
-  const work =
-    m.cmd === 'init'
-      ? init()
-      : m.cmd === 'cpu'
-        ? Promise.resolve(process.cpuUsage())
-        : (app?.close() ?? Promise.resolve()).then(() => null);
-  work.then(
-    (value) =>
-      process.send?.({ seq: m.seq, ok: true, value }, () => {
-        if (m.cmd === 'close') process.exit(0);
-      }),
-    (error: unknown) => process.send?.({ seq: m.seq, ok: false, error: String(error) }),
-  );
-});
+answerParent((command: { cmd: string }) =>
+  command.cmd === 'init'
+    ? init()
+    : command.cmd === 'cpu'
+      ? Promise.resolve(process.cpuUsage())
+      : (app?.close() ?? Promise.resolve()).then(() => null),
+);

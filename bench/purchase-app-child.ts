@@ -1,27 +1,17 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
-import type { AppCommand, Envelope } from './purchase-protocol.js';
+import { IpcChild } from './ipc-child.js';
+import type { AppCommand } from './purchase-protocol.js';
 
 type Cmd<K extends AppCommand['cmd']> = Extract<AppCommand, { cmd: K }>;
 type Args<K extends AppCommand['cmd']> = Omit<Cmd<K>, 'cmd'>;
 
-/** The orchestrator's handle on the app process: commands over IPC, each answered once. */
+/** The orchestrator's handle on the app process: typed commands over `IpcChild`, each answered once. */
 export class AppChild {
-  private seq = 0;
-  private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private readonly ipc: IpcChild<AppCommand>;
 
   private constructor(private readonly child: ChildProcess) {
-    child.on('message', (m: Envelope<unknown>) => {
-      const w = this.waiting.get(m.seq);
-      if (!w) return;
-      this.waiting.delete(m.seq);
-      if (m.ok) w.resolve(m.value);
-      else w.reject(new Error(`app process: ${m.error}`));
-    });
-    child.on('exit', (code) => {
-      for (const w of this.waiting.values()) w.reject(new Error(`app process exited with ${code}`));
-      this.waiting.clear();
-    });
+    this.ipc = new IpcChild<AppCommand>(child, 'app process');
   }
 
   static start(): AppChild {
@@ -37,11 +27,7 @@ export class AppChild {
   }
 
   ask<T, K extends AppCommand['cmd'] = AppCommand['cmd']>(cmd: K, args?: Args<K>): Promise<T> {
-    const seq = ++this.seq;
-    return new Promise<T>((resolve, reject) => {
-      this.waiting.set(seq, { resolve: resolve, reject });
-      this.child.send({ ...(args ?? {}), cmd, seq });
-    });
+    return this.ipc.ask<T>({ ...(args ?? {}), cmd } as AppCommand);
   }
 
   async cpuMs(): Promise<number> {

@@ -1,22 +1,20 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
 import { createApplication, type RunningApp } from '#app/bootstrap.js';
 import { NO_REQUEST } from '#app/common/http/request-meta.js';
-import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { OrdersService } from '#app/modules/payments/orders.service.js';
 import { RaffleAdminService } from '#app/modules/raffles/raffle-admin.service.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
-import { AccountsService } from '#app/modules/users/accounts.service.js';
-import { testConfig } from '../test/support/app.js';
-import type { AppCommand, Envelope, InitAnswer, PaidOrder } from './purchase-protocol.js';
+import { answerParent } from './ipc-child.js';
+import type { AppCommand, InitAnswer, PaidOrder } from './purchase-protocol.js';
+import { accountMaker } from '../test/support/bench-accounts.js';
+import { benchConfig, listenOnLoopback } from './bench-app.js';
 
 /**
  * The app under test, in a process of its own so that its CPU is measured alone (the fake gateway and
@@ -59,40 +57,24 @@ class AppProcess {
   }
 
   private async init(c: Extract<AppCommand, { cmd: 'init' }>): Promise<InitAnswer> {
-    const config = testConfig({
+    const config = benchConfig('app', {
       databaseUrl: c.databaseUrl,
-      dataDir: mkdtempSync(join(tmpdir(), 'bench-app-')),
       gatewayOne: c.gatewayOne,
       gatewayTwo: c.gatewayTwo,
       mailTransport: c.mailTransport,
       jobs: c.jobs,
-      logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
     });
     this.running = await createApplication(config);
     this.db = this.app.get<DataSource>(getDataSourceToken());
-    await this.app.listen(0, '127.0.0.1');
-    const { port } = this.app.getHttpServer().address() as AddressInfo;
+    const url = await listenOnLoopback(this.app);
     const options = this.db.options as { url?: string };
-    return { url: `http://127.0.0.1:${port}`, databaseUrl: options.url ?? '' };
+    return { url, databaseUrl: options.url ?? '' };
   }
 
   /** A site, its admin and one published raffle with room for every benchmark order. */
   private async setup(): Promise<{ raffleId: string; itemId: string }> {
     await this.app.get(SitesService).ensureSite(this.siteId, 'Benchmark', null);
-    const admin = await this.app.get(TransactionRunner).run((manager) =>
-      this.app.get(AccountsService).create(
-        {
-          site_id: this.siteId,
-          email: `admin-${randomBytes(4).toString('hex')}@bench.example.com`,
-          name: 'Bench admin',
-          role: 'admin',
-          signup_source: 'bench',
-          password_hash: null,
-          data_processing_consent: true,
-        },
-        manager,
-      ),
-    );
+    const admin = await accountMaker(this.app, this.siteId, 'bench.example.com')('admin', 0, 'Bench admin');
     const actor = { id: admin.id, siteId: this.siteId, role: 'admin' as const, email: admin.email, jti: 'b' };
     const raffles = this.app.get(RaffleAdminService);
     const day = 24 * 60 * 60 * 1000;
@@ -214,20 +196,4 @@ class AppProcess {
 }
 
 const appProcess = new AppProcess();
-process.on('message', (message: AppCommand & { seq: number }) => {
-  const answer = (envelope: Envelope<unknown>): void => {
-    // Once closed, nothing of the app may keep the process alive (the embedded database's server).
-    process.send?.(envelope, () => {
-      if (message.cmd === 'close') process.exit(0);
-    });
-  };
-  appProcess.handle(message).then(
-    (value) => answer({ seq: message.seq, ok: true, value }),
-    (error: unknown) =>
-      answer({
-        seq: message.seq,
-        ok: false,
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      }),
-  );
-});
+answerParent((command: AppCommand) => appProcess.handle(command));

@@ -35,13 +35,6 @@ export interface PaidOrder {
   email: string;
 }
 
-export interface Envelope<T> {
-  seq: number;
-  ok: boolean;
-  value?: T;
-  error?: string;
-}
-
 /** Figures of one load run (autocannon in its own process). */
 export interface LoadResult {
   ok: number;

@@ -1,16 +1,14 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { createApplication, type RunningApp } from '#app/bootstrap.js';
 import { RenewalsJob } from '#app/modules/subscriptions/jobs/renewals.job.js';
 import { TiersService } from '#app/modules/subscriptions/tiers.service.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
-import { testConfig } from '../test/support/app.js';
+import { answerParent } from './ipc-child.js';
 import type { RenewalCommand, RenewalRun, Seeded } from './renewals-protocol.js';
+import { benchConfig } from './bench-app.js';
 
 /**
  * The app whose renewal run is measured, in a process of its own: its resident memory is the figure, so
@@ -47,14 +45,10 @@ class RenewalsApp {
 
   private async init(c: Extract<RenewalCommand, { cmd: 'init' }>): Promise<null> {
     this.running = await createApplication(
-      testConfig({
+      benchConfig('renewals', {
         databaseUrl: c.databaseUrl,
-        dataDir: mkdtempSync(join(tmpdir(), 'bench-renewals-')),
         gatewayOne: c.gatewayOne,
         gatewayTwo: c.gatewayTwo,
-        mailTransport: 'log',
-        jobs: false,
-        logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
       }),
     );
     return null;
@@ -139,17 +133,4 @@ class RenewalsApp {
 }
 
 const renewalsApp = new RenewalsApp();
-process.on('message', (message: RenewalCommand & { seq: number }) => {
-  renewalsApp.handle(message).then(
-    (value) =>
-      process.send?.({ seq: message.seq, ok: true, value }, () => {
-        if (message.cmd === 'close') process.exit(0);
-      }),
-    (error: unknown) =>
-      process.send?.({
-        seq: message.seq,
-        ok: false,
-        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-      }),
-  );
-});
+answerParent((command: RenewalCommand) => renewalsApp.handle(command));

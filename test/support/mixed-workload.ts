@@ -1,10 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
 import autocannon from 'autocannon';
-import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
-import { SessionService } from '#app/modules/auth/session.service.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
-import { AccountsService } from '#app/modules/users/accounts.service.js';
+import { accessTokenOf, accountMaker } from './bench-accounts';
 
 /**
  * The mixed workload of issue 15 (`npm run bench:mixed`, and its short form in
@@ -50,27 +48,12 @@ export async function seedMixedWorld(
 ): Promise<MixedWorld> {
   const siteId = `mixed-${randomBytes(4).toString('hex')}`;
   await app.get(SitesService).ensureSite(siteId, 'Mixed load', null);
-  const make = (role: 'admin' | 'user', n: number) =>
-    app.get(TransactionRunner).run((manager) =>
-      app.get(AccountsService).create(
-        {
-          site_id: siteId,
-          email: `${role}-${n}-${randomBytes(3).toString('hex')}@mixed.example.com`,
-          name: null,
-          role,
-          signup_source: 'bench',
-          password_hash: null,
-          data_processing_consent: true,
-        },
-        manager,
-      ),
-    );
-  const sessions = app.get(SessionService);
-  const adminToken = (await sessions.issue(await make('admin', 0))).access_token;
+  const make = accountMaker(app, siteId, 'mixed.example.com');
+  const adminToken = await accessTokenOf(app, await make('admin', 0));
   const tokens: string[] = [];
   for (let i = 0; i < opts.members; i++) {
     const user = await make('user', i);
-    tokens.push((await sessions.issue(user)).access_token);
+    tokens.push(await accessTokenOf(app, user));
     await call(url, adminToken, 'POST', '/admin/rewards/adjust', {
       user_id: user.id,
       amount: 1_000_000,
