@@ -7,7 +7,7 @@ import { SitesService } from '#app/modules/sites/sites.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { day, membershipVariables } from './membership-mail.js';
-import { SubscriptionsRepository } from './subscriptions.repository.js';
+import { RenewalsRepository } from './renewals.repository.js';
 import {
   addDays,
   GRACE_DAYS,
@@ -51,7 +51,7 @@ export interface FailedRenewal {
 @Injectable()
 export class RenewalEffectsService {
   constructor(
-    private readonly subs: SubscriptionsRepository,
+    private readonly renewals: RenewalsRepository,
     private readonly points: PointsService,
     private readonly sites: SitesService,
     private readonly accounts: AccountsService,
@@ -61,7 +61,7 @@ export class RenewalEffectsService {
 
   async paid(renewals: PaidRenewal[], now: Date): Promise<number> {
     if (!renewals.length) return 0;
-    const renewed = await this.subs.renew(
+    const renewed = await this.renewals.renew(
       renewals.map((r) => {
         const dates = renewedDates(r.periodEnd ?? now, r.billingInterval, now);
         return {
@@ -91,7 +91,7 @@ export class RenewalEffectsService {
         details: { subscription_id: m.id, months: m.months },
       })),
     );
-    await this.subs.markMilestones(milestones, now);
+    await this.renewals.markMilestones(milestones, now);
     return renewed.length;
   }
 
@@ -101,7 +101,7 @@ export class RenewalEffectsService {
       const firstFailure = f.pastDueSince ?? now;
       return { ...f, firstFailure, retryAt: nextRetryAt(firstFailure, f.failedCharges + 1) };
     });
-    await this.subs.failRenewals(
+    await this.renewals.failRenewals(
       planned.map((f) => ({
         subscriptionId: f.subscriptionId,
         paymentId: f.paymentId,

@@ -19,6 +19,7 @@ import { SubscribeService } from './subscribe.service.js';
 import { SubscriptionChangesService } from './subscription-changes.service.js';
 import { SubscriptionPaymentsHandler } from './subscription-payments.handler.js';
 import { SubscriptionsController } from './subscriptions.controller.js';
+import { RenewalsRepository } from './renewals.repository.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
 import { SubscriptionsService } from './subscriptions.service.js';
 import { TiersController } from './tiers.controller.js';
@@ -44,6 +45,7 @@ import { TiersService } from './tiers.service.js';
     TiersRepository,
     TiersService,
     SubscriptionsRepository,
+    RenewalsRepository,
     SubscriptionsService,
     SubscribeService,
     SubscriptionChangesService,

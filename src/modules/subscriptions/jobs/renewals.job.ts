@@ -5,7 +5,7 @@ import { ProviderError } from '#app/infra/providers/provider-error.js';
 import type { GatewayVerdict } from '#app/modules/payments/payment-gateways.js';
 import { StoredCardChargesService } from '#app/modules/payments/stored-card-charges.service.js';
 import { type FailedRenewal, RenewalEffectsService } from '../renewal-effects.service.js';
-import { type ClaimedRenewal, SubscriptionsRepository } from '../subscriptions.repository.js';
+import { type ClaimedRenewal, RenewalsRepository } from '../renewals.repository.js';
 
 /** Subscriptions a run claims at a time, and card charges it has in flight at once. */
 export const RENEWAL_BATCH = 200;
@@ -34,7 +34,7 @@ export class RenewalsJob implements OnModuleInit {
 
   constructor(
     private readonly jobs: JobQueue,
-    private readonly subs: SubscriptionsRepository,
+    private readonly renewals: RenewalsRepository,
     private readonly charges: StoredCardChargesService,
     private readonly effects: RenewalEffectsService,
     private readonly tx: TransactionRunner,
@@ -67,7 +67,7 @@ export class RenewalsJob implements OnModuleInit {
 
   /** Claims a batch and writes its pending payments; those the members' own limits refuse are declined. */
   private async claim(now: Date): Promise<{ claimed: ClaimedRenewal[] }> {
-    const claimed = await this.subs.claimDue(now, RENEWAL_BATCH);
+    const claimed = await this.renewals.claimDue(now, RENEWAL_BATCH);
     const withCard = claimed.filter((c) => c.gatewayone_registration_id);
     const refused: Map<string, string> = await this.charges.createPending(
       withCard.map((c) => ({
@@ -163,7 +163,7 @@ export class RenewalsJob implements OnModuleInit {
    */
   private async settleLost(now: Date): Promise<number> {
     const lost = await this.tx.run(() =>
-      this.subs.lostCharges(new Date(now.getTime() - LOST_AFTER_MS), RENEWAL_BATCH),
+      this.renewals.lostCharges(new Date(now.getTime() - LOST_AFTER_MS), RENEWAL_BATCH),
     );
     if (!lost.length) return 0;
     const verdicts = await inParallel(lost, CHARGES_IN_FLIGHT, async (c) => {

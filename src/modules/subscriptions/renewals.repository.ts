@@ -1,0 +1,245 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import type { SubscriptionStatus } from './subscriptions.rules.js';
+import { appendHistory } from './subscriptions.repository.js';
+
+/** A renewal run's claim on a due subscription: the payment it will charge, fixed before the charge. */
+export interface ClaimedRenewal {
+  id: string;
+  site_id: string;
+  user_id: string;
+  status: SubscriptionStatus;
+  amount_cents: number;
+  currency: string;
+  billing_interval: 'month' | 'year';
+  tier_name: string;
+  gatewayone_registration_id: string | null;
+  pending_payment_id: string;
+  current_period_end: Date | null;
+  past_due_since: Date | null;
+  failed_charges: number;
+}
+
+/**
+ * The renewal run's statements, set-based and in the ambient transaction: one claims a batch of due
+ * memberships, one renews the paid ones, one marks the declined ones; expiry ends the lapsed ones.
+ */
+@Injectable()
+export class RenewalsRepository {
+  constructor(private readonly tx: TransactionRunner) {}
+
+  /**
+   * Claims up to `limit` due subscriptions for this renewal run (the ones another run holds are skipped):
+   * each gets the id of the payment that will charge its period, so it is charged once whoever runs.
+   */
+  async claimDue(now: Date, limit: number): Promise<ClaimedRenewal[]> {
+    const [rows] = await this.tx.manager.query<[ClaimedRenewal[], number]>(
+      `UPDATE subscriptions s SET pending_payment_id = gen_random_uuid(), updated_at = now()
+         FROM subscription_tiers t,
+              (SELECT id FROM subscriptions
+                WHERE status IN ('active', 'trialing', 'past_due') AND auto_renew
+                  AND next_billing_date <= $1 AND pending_payment_id IS NULL
+                ORDER BY next_billing_date
+                LIMIT $2
+                FOR UPDATE SKIP LOCKED) due
+        WHERE s.id = due.id AND t.id = s.tier_id
+       RETURNING s.id, s.site_id, s.user_id, s.status, s.amount_cents, s.currency, s.billing_interval,
+                 t.name AS tier_name, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_end,
+                 s.past_due_since, s.failed_charges`,
+      [now, limit],
+    );
+    return rows;
+  }
+
+  /** Charges a run claimed whose answer was lost (still pending since before `olderThan`): to look up. */
+  async lostCharges(olderThan: Date, limit: number): Promise<Array<ClaimedRenewal & { claimed_at: Date }>> {
+    return this.tx.manager.query(
+      `SELECT s.id, s.site_id, s.user_id, s.status, s.amount_cents, s.currency, s.billing_interval,
+              t.name AS tier_name, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_end,
+              s.past_due_since, s.failed_charges, s.updated_at AS claimed_at
+         FROM subscriptions s JOIN subscription_tiers t ON t.id = s.tier_id
+        WHERE s.pending_payment_id IS NOT NULL AND s.updated_at < $1
+        ORDER BY s.updated_at LIMIT $2`,
+      [olderThan, limit],
+    );
+  }
+
+  /**
+   * Renews the subscriptions these payments paid for, set-based, with the dates `renewedDates` decided
+   * for each: credits reset, streak and lifetime months up, dunning cleared — only a subscription whose
+   * charge this is (the one in flight, or a card update's for one past due) and that may still renew.
+   * Answers the renewed ones with what their milestones need.
+   */
+  async renew(
+    renewals: Array<{
+      subscriptionId: string;
+      paymentId: string;
+      registrationId: string | null;
+      periodStart: Date;
+      periodEnd: Date;
+      coolingOffExpiry: Date;
+      months: number;
+    }>,
+  ): Promise<
+    Array<{
+      id: string;
+      user_id: string;
+      site_id: string;
+      streak_months: number;
+      milestones_awarded: Record<string, string>;
+    }>
+  > {
+    if (!renewals.length) return [];
+    const [rows] = await this.tx.manager.query<
+      [
+        Array<{
+          id: string;
+          user_id: string;
+          site_id: string;
+          streak_months: number;
+          milestones_awarded: Record<string, string>;
+        }>,
+        number,
+      ]
+    >(
+      `WITH v AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[], $4::timestamptz[], $5::timestamptz[],
+                                       $6::timestamptz[], $7::integer[])
+                   AS v(id, payment_id, registration_id, period_start, period_end, cooling_off, months))
+       UPDATE subscriptions s
+          SET status = 'active',
+              current_period_start = v.period_start,
+              current_period_end = v.period_end,
+              next_billing_date = v.period_end,
+              cooling_off_expiry = v.cooling_off,
+              credits_used_this_period = 0,
+              streak_months = s.streak_months + v.months,
+              lifetime_months = s.lifetime_months + v.months,
+              current_payment_id = v.payment_id,
+              pending_payment_id = NULL,
+              past_due_since = NULL,
+              failed_charges = 0,
+              gatewayone_registration_id = COALESCE(v.registration_id, s.gatewayone_registration_id),
+              metadata = ${appendHistory(`jsonb_build_object('event', 'renewed', 'at', now(), 'payment_id', v.payment_id, 'period_end', v.period_end)`)},
+              updated_at = now()
+         FROM v
+        WHERE s.id = v.id
+          AND (s.pending_payment_id = v.payment_id OR s.status = 'past_due')
+          AND s.status IN ('active', 'trialing', 'past_due')
+       RETURNING s.id, s.user_id, s.site_id, s.streak_months, s.milestones_awarded`,
+      [
+        renewals.map((r) => r.subscriptionId),
+        renewals.map((r) => r.paymentId),
+        renewals.map((r) => r.registrationId),
+        renewals.map((r) => r.periodStart),
+        renewals.map((r) => r.periodEnd),
+        renewals.map((r) => r.coolingOffExpiry),
+        renewals.map((r) => r.months),
+      ],
+    );
+    return rows;
+  }
+
+  /** Records milestones as awarded (months → when), set-based. */
+  async markMilestones(rows: Array<{ id: string; months: number }>, now: Date): Promise<void> {
+    if (!rows.length) return;
+    await this.tx.manager.query(
+      `UPDATE subscriptions s
+          SET milestones_awarded = s.milestones_awarded || m.awarded, updated_at = now()
+         FROM (SELECT id, jsonb_object_agg(months::text, $3::timestamptz) AS awarded
+                 FROM unnest($1::uuid[], $2::integer[]) AS x(id, months) GROUP BY id) m
+        WHERE s.id = m.id`,
+      [rows.map((r) => r.id), rows.map((r) => r.months), now],
+    );
+  }
+
+  /**
+   * A renewal charge declined (or refused by the member's own limits): `past_due`, its first failure
+   * kept, the failures counted and the next attempt set (`retryAt`, null: the grace runs out).
+   */
+  async failRenewals(
+    failures: Array<{
+      subscriptionId: string;
+      paymentId: string;
+      retryAt: Date | null;
+      firstFailure: Date;
+      reason: string;
+    }>,
+  ): Promise<void> {
+    if (!failures.length) return;
+    await this.tx.manager.query(
+      `WITH v AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::varchar[])
+                   AS v(id, payment_id, retry_at, first_failure, reason))
+       UPDATE subscriptions s
+          SET status = 'past_due',
+              past_due_since = COALESCE(s.past_due_since, v.first_failure),
+              failed_charges = s.failed_charges + 1,
+              next_billing_date = COALESCE(v.retry_at, s.next_billing_date),
+              auto_renew = v.retry_at IS NOT NULL AND s.auto_renew,
+              pending_payment_id = NULL,
+              metadata = ${appendHistory(`jsonb_build_object('event', 'charge_failed', 'at', now(), 'payment_id', v.payment_id, 'reason', v.reason, 'retry_at', v.retry_at)`)},
+              updated_at = now()
+         FROM v
+        WHERE s.id = v.id AND s.pending_payment_id = v.payment_id`,
+      [
+        failures.map((f) => f.subscriptionId),
+        failures.map((f) => f.paymentId),
+        failures.map((f) => f.retryAt),
+        failures.map((f) => f.firstFailure),
+        failures.map((f) => f.reason),
+      ],
+    );
+  }
+
+  /**
+   * Moves every subscription whose time has come, set-based (the `expiries` job); answers what moved,
+   * with the status it moved to, for the activity log and e-mails.
+   */
+  async expire(
+    now: Date,
+  ): Promise<
+    Array<{ id: string; user_id: string; site_id: string; status: SubscriptionStatus; tier_name: string }>
+  > {
+    const [rows] = await this.tx.manager.query<
+      [
+        Array<{
+          id: string;
+          user_id: string;
+          site_id: string;
+          status: SubscriptionStatus;
+          tier_name: string;
+        }>,
+        number,
+      ]
+    >(
+      `UPDATE subscriptions s
+          SET status = CASE
+                WHEN s.status = 'incomplete' THEN 'incomplete_expired'
+                WHEN s.status = 'pending_cancellation' THEN 'cancelled'
+                WHEN s.status = 'past_due' THEN 'expired'
+                ELSE 'active' END,
+              cancelled_at = CASE WHEN s.status = 'pending_cancellation' THEN $1::timestamptz ELSE s.cancelled_at END,
+              auto_renew = CASE WHEN s.status IN ('paused') THEN s.auto_renew ELSE false END,
+              current_period_end = CASE WHEN s.status = 'paused'
+                THEN s.current_period_end + ($1::timestamptz - COALESCE(s.paused_at, $1::timestamptz)) ELSE s.current_period_end END,
+              next_billing_date = CASE WHEN s.status = 'paused'
+                THEN s.next_billing_date + ($1::timestamptz - COALESCE(s.paused_at, $1::timestamptz)) ELSE s.next_billing_date END,
+              paused_until = CASE WHEN s.status = 'paused' THEN NULL ELSE s.paused_until END,
+              paused_at = CASE WHEN s.status = 'paused' THEN NULL ELSE s.paused_at END,
+              metadata = ${appendHistory(`jsonb_build_object('event', CASE
+                WHEN s.status = 'incomplete' THEN 'incomplete_expired'
+                WHEN s.status = 'pending_cancellation' THEN 'cancelled'
+                WHEN s.status = 'past_due' THEN 'expired'
+                ELSE 'resumed' END, 'at', $1::timestamptz, 'by', 'schedule')`)},
+              updated_at = now()
+         FROM subscription_tiers t
+        WHERE t.id = s.tier_id AND s.pending_payment_id IS NULL AND (
+              (s.status = 'incomplete' AND s.created_at <= $1::timestamptz - interval '24 hours')
+           OR (s.status = 'pending_cancellation' AND s.current_period_end <= $1::timestamptz)
+           OR (s.status = 'past_due' AND s.past_due_since <= $1::timestamptz - interval '7 days')
+           OR (s.status = 'paused' AND s.paused_until <= $1::timestamptz))
+       RETURNING s.id, s.user_id, s.site_id, s.status, t.name AS tier_name`,
+      [now],
+    );
+    return rows;
+  }
+}
