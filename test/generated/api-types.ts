@@ -6097,7 +6097,11 @@ export interface operations {
           'application/json': components['schemas']['PointAdjustmentDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8210,6 +8214,15 @@ export interface operations {
           'application/json': components['schemas']['ClaimResultDto'];
         };
       };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
       401: {
         headers: {
@@ -8387,7 +8400,11 @@ export interface operations {
           'application/json': components['schemas']['SpinClaimedDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8470,7 +8487,11 @@ export interface operations {
           'application/json': components['schemas']['GatewayOneOrderResultDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8575,6 +8596,15 @@ export interface operations {
           'application/json': components['schemas']['WebhookReceivedDto'];
         };
       };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `UNAUTHENTICATED`: The notification could not be authenticated. */
       401: {
         headers: {
@@ -8610,7 +8640,11 @@ export interface operations {
           'application/json': components['schemas']['GatewayTwoOrderResultDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8715,6 +8749,15 @@ export interface operations {
           'application/json': components['schemas']['WebhookReceivedDto'];
         };
       };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `UNAUTHENTICATED`: The notification could not be authenticated. */
       401: {
         headers: {
@@ -8798,6 +8841,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CallbackReceivedDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `NOT_FOUND`: Resource not found. */
@@ -8969,7 +9021,11 @@ export interface operations {
           'application/json': components['schemas']['PaymentTransactionDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9300,7 +9356,11 @@ export interface operations {
           'application/json': components['schemas']['RaffleEntryDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9473,6 +9533,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RaffleWinnerNestedDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
