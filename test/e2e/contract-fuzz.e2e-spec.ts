@@ -184,7 +184,7 @@ function breakRequest(
       why: `Idempotency-Key of ${key.length} characters`,
     };
   }
-  const broken = breakValue(doc, p.schema ?? { type: 'string' }, next);
+  const broken = breakValue(doc, p.schema ?? { type: 'string' }, next, true);
   if (!broken) return { ...base, why: 'nothing to break' };
   return {
     ...build(found, { ...values, [target]: broken.value }, base.body),

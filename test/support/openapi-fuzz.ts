@@ -130,7 +130,7 @@ export class ResponseValidator {
     }
     const media = documented.content;
     if (!media || !Object.keys(media).length) {
-      return body === undefined || body === '' || (typeof body === 'object' && isEmpty(body))
+      return body === undefined || body === '' || (body !== null && typeof body === 'object' && isEmpty(body))
         ? []
         : [`status ${status} documents no body but one came`];
     }
@@ -300,14 +300,19 @@ export interface Broken {
 
 const HUGE = 'x'.repeat(200_000);
 
-/** A value that breaks `schema`'s type, bound or format (for a parameter or a property); null when none. */
-export function breakValue(doc: Document, schema: Schema, pick: number): Broken | null {
+/**
+ * A value that breaks `schema`'s type, bound or format (for a parameter or a property); null when none.
+ * `inText`: the value travels as text (a query or path parameter), where a number or `null` becomes the
+ * text "12345" or "null", which is a perfectly good string: only bounds, formats and enums break a string.
+ */
+export function breakValue(doc: Document, schema: Schema, pick: number, inText = false): Broken | null {
   const s = flatten(doc, schema);
   const options: Broken[] = [];
+  const textual = inText && s.type === 'string';
   if (s.enum?.length) options.push({ value: 'not-one-of-the-enum', why: 'outside the enum' });
   switch (s.type) {
     case 'string':
-      options.push({ value: 12345, why: 'a number for a string' });
+      if (!textual) options.push({ value: 12345, why: 'a number for a string' });
       if (s.maxLength !== undefined)
         options.push({ value: 'y'.repeat(s.maxLength + 1), why: `longer than maxLength ${s.maxLength}` });
       if (s.minLength) options.push({ value: '', why: `shorter than minLength ${s.minLength}` });
@@ -339,7 +344,8 @@ export function breakValue(doc: Document, schema: Schema, pick: number): Broken 
       if (s.properties || s.type === 'object')
         options.push({ value: 'not an object', why: 'text for an object' });
   }
-  if (!s.nullable && (s.type || s.properties)) options.push({ value: null, why: 'null where not nullable' });
+  if (!s.nullable && !textual && (s.type || s.properties))
+    options.push({ value: null, why: 'null where not nullable' });
   if (!options.length) return null;
   return options[pick % options.length];
 }
