@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { api } from '../support/api';
 import { makeSite, makeUser, type MadeUser, uid } from '../support/factories';
@@ -8,6 +9,7 @@ import {
   type FoundOperation,
   type Hints,
   loadDocument,
+  nullBodies,
   operationsOf,
   type Parameter,
   ResponseValidator,
@@ -230,6 +232,19 @@ describe('contract fuzzing: every operation of openapi.json, valid and invalid r
             expect: 'refused',
           });
       });
+      const bodySchema = op.requestBody?.content['application/json']?.schema;
+      const caller = secured ? (admin ? 'admin' : 'user') : 'anonymous';
+      for (const n of bodySchema ? nullBodies(doc, bodySchema, cases[0].req.body) : []) {
+        // A key of its own: the first request's key with another body would be refused as a reuse.
+        const headers: Record<string, string> = { ...cases[0].req.headers };
+        if ('Idempotency-Key' in headers) headers['Idempotency-Key'] = randomUUID();
+        cases.push({
+          req: { ...cases[0].req, headers, body: n.value, why: n.why },
+          caller,
+          token,
+          expect: n.nullable ? undefined : 'refused',
+        });
+      }
       if (secured) {
         cases.push({ req: cases[0].req, caller: 'no token', expect: 'refused' });
         cases.push({ req: cases[0].req, caller: 'forged token', token: forged(), expect: 'refused' });
@@ -254,15 +269,19 @@ describe('contract fuzzing: every operation of openapi.json, valid and invalid r
             .filter((line) => !KNOWN_DEVIATIONS.some((k) => k.problem.test(line))),
         );
         if (c.expect === 'refused' && res.status < 400) problems.push('a broken request was accepted');
-        const after = await dbFingerprint(s.db);
-        if (res.status >= 400) {
-          const changed = diffFingerprints(before, after, [
-            ...CHANGES_ON_REFUSAL.all,
-            ...(CHANGES_ON_REFUSAL.byOperation[op.operationId] ?? []),
-          ]);
-          if (changed.length) problems.push(`the refusal changed the database: ${changed.join(', ')}`);
+        // A GET answered below 400 is taken at HTTP's word (a safe method) and not fingerprinted: a third of
+        // the run's time. Were one to write, the next refusal's comparison would show it.
+        if (res.status >= 400 || method !== 'get') {
+          const after = await dbFingerprint(s.db);
+          if (res.status >= 400) {
+            const changed = diffFingerprints(before, after, [
+              ...CHANGES_ON_REFUSAL.all,
+              ...(CHANGES_ON_REFUSAL.byOperation[op.operationId] ?? []),
+            ]);
+            if (changed.length) problems.push(`the refusal changed the database: ${changed.join(', ')}`);
+          }
+          before = after;
         }
-        before = after;
         if (problems.length) failures.push(`${what}\n    ${problems.join('\n    ')}`);
       }
       expect(failures).toEqual([]);

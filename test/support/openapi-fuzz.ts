@@ -391,3 +391,32 @@ export function brokenBody(doc: Document, schema: Schema, base: unknown, pick: n
   }
   return { value: '{"unterminated": ', why: 'malformed JSON' };
 }
+
+/**
+ * A valid body with one field set to `null`, for every field and every field of a nested object: sampling
+ * meets a given field's `null` rarely, and `null` is where a document and a validation most often part
+ * (an optional field lets it through). `nullable`: whether the schema says the field takes it.
+ */
+export function nullBodies(
+  doc: Document,
+  schema: Schema,
+  base: unknown,
+): Array<{ value: unknown; why: string; nullable: boolean }> {
+  if (!base || typeof base !== 'object' || Array.isArray(base)) return [];
+  const object = base as Record<string, unknown>;
+  const out: Array<{ value: unknown; why: string; nullable: boolean }> = [];
+  for (const [key, property] of Object.entries(flatten(doc, schema).properties ?? {})) {
+    const p = flatten(doc, property);
+    out.push({ value: { ...object, [key]: null }, why: `"${key}": null`, nullable: !!p.nullable });
+    const inner = object[key] ?? {};
+    if (!p.properties || typeof inner !== 'object' || Array.isArray(inner)) continue;
+    for (const [nested, q] of Object.entries(p.properties)) {
+      out.push({
+        value: { ...object, [key]: { ...inner, [nested]: null } },
+        why: `"${key}.${nested}": null`,
+        nullable: !!flatten(doc, q).nullable,
+      });
+    }
+  }
+  return out;
+}
