@@ -1808,7 +1808,7 @@ export interface components {
       /** @example Goodwill for a delayed prize */
       reason: string;
       /** @description Defaults to your own site; only a superadmin may name another. */
-      site_id?: string;
+      site_id?: string | null;
       /**
        * @description The user whose balance changes; a user of another site is 404.
        * @example 3f1c2d9e-8b7a-4c6d-9e5f-1a2b3c4d5e6f
@@ -1817,7 +1817,7 @@ export interface components {
     };
     AdminCancelDto: {
       /** @description true: cancelled now. Inside the 14-day cooling-off window a cancellation always ends at once and refunds the period less the credits spent; outside it, without `immediate`, it runs to the end of the period. */
-      immediate?: boolean;
+      immediate?: boolean | null;
       /** @example Too many e-mails */
       reason: string;
       /** @example 5b0e7a52-6f8e-4c0b-a3c1-8d9e2f7a1b34 */
@@ -1830,7 +1830,7 @@ export interface components {
       allow_multiple_claims?: boolean;
       alphanumeric?: boolean;
       /** @example Outdoor */
-      category?: string;
+      category?: string | null;
       /**
        * @description Characters after the prefix.
        * @example 8
@@ -1838,25 +1838,25 @@ export interface components {
       code_length: number;
       /** @example 1000 */
       count: number;
-      description?: string;
+      description?: string | null;
       /** @description A brand of the same site. */
       discount_brand_id: string;
       /**
        * @description Percentage off, 0 to 100; 0.0 is valid.
        * @example 20
        */
-      discount_percentage?: number;
+      discount_percentage?: number | null;
       /** @description Default false. */
       featured?: boolean;
       /** @description Claims allowed in all; no limit when omitted. */
-      max_uses?: number;
+      max_uses?: number | null;
       /** Format: uri */
-      partner_logo?: string;
+      partner_logo?: string | null;
       /**
        * Format: uri
        * @example https://acme.example.com
        */
-      partner_url?: string;
+      partner_url?: string | null;
       /**
        * @description Points a claim costs, >= 0.
        * @example 100
@@ -1866,16 +1866,16 @@ export interface components {
        * @description Text every code starts with: letters, digits, `-` and `_`, starting with a letter or digit.
        * @example SAVE-
        */
-      prefix?: string;
+      prefix?: string | null;
       /** @description Defaults to your own site; only a superadmin may name another. */
-      site_id?: string;
+      site_id?: string | null;
       /** @description Tags of the same site to associate. */
-      tag_ids?: string[];
-      terms?: string;
+      tag_ids?: string[] | null;
+      terms?: string | null;
       /** @description A link to an external system; several codes may share one value. */
-      third_party_id?: string;
+      third_party_id?: string | null;
       /** Format: uri */
-      thumbnail?: string;
+      thumbnail?: string | null;
       /** @example 20% off tents */
       title: string;
       /**
@@ -1957,7 +1957,7 @@ export interface components {
     };
     CancelOwnDto: {
       /** @description true: cancelled now. Inside the 14-day cooling-off window a cancellation always ends at once and refunds the period less the credits spent; outside it, without `immediate`, it runs to the end of the period. */
-      immediate?: boolean;
+      immediate?: boolean | null;
       /** @example Too many e-mails */
       reason: string;
     };
@@ -2000,21 +2000,21 @@ export interface components {
     CreateDiscountBrandDto: {
       /** @description Default false. */
       archived?: boolean;
-      collection_id?: string;
-      description?: string;
+      collection_id?: string | null;
+      description?: string | null;
       /** @description Default false. Drafts are not listed publicly. */
       draft?: boolean;
-      item_id?: string;
-      locale_id?: string;
+      item_id?: string | null;
+      locale_id?: string | null;
       /**
        * Format: uri
        * @example https://cdn.example.com/acme.png
        */
-      logo?: string;
+      logo?: string | null;
       /** Format: uri */
-      logo_black_and_white?: string;
+      logo_black_and_white?: string | null;
       /** @example Up to 40% */
-      max_discount?: string;
+      max_discount?: string | null;
       /** @example Acme Outdoor */
       name: string;
       /**
@@ -2023,63 +2023,63 @@ export interface components {
        */
       published_on?: string | null;
       /** @description Defaults to your own site; only a superadmin may name another. */
-      site_id?: string;
+      site_id?: string | null;
       /**
        * @description Unique per site; made from `name` when omitted.
        * @example acme-outdoor
        */
-      slug?: string;
+      slug?: string | null;
       /** Format: uri */
-      thumbnail?: string;
+      thumbnail?: string | null;
     };
     CreateDiscountCodeDto: {
       /** @description Default false: one claim per user. */
       allow_multiple_claims?: boolean;
       alphanumeric?: boolean;
       /** @example Outdoor */
-      category?: string;
+      category?: string | null;
       /** @example SUMMER20 */
       code: string;
       /** @description Defaults to the length of `code`. */
-      code_length?: number;
-      code_pattern?: string;
+      code_length?: number | null;
+      code_pattern?: string | null;
       /** @description Default true; when false no code is needed. */
       code_required?: boolean;
-      description?: string;
+      description?: string | null;
       /** @description A brand of the same site. */
       discount_brand_id: string;
       /**
        * @description Percentage off, 0 to 100; 0.0 is valid.
        * @example 20
        */
-      discount_percentage?: number;
+      discount_percentage?: number | null;
       /** @description Default false. */
       featured?: boolean;
       /** @description Bulk codes are made by `POST /discount-codes/bulk-generate`: only false here. */
-      is_bulk_code?: boolean;
+      is_bulk_code?: boolean | null;
       /** @description Claims allowed in all; no limit when omitted. */
-      max_uses?: number;
+      max_uses?: number | null;
       /** Format: uri */
-      partner_logo?: string;
+      partner_logo?: string | null;
       /**
        * Format: uri
        * @example https://acme.example.com
        */
-      partner_url?: string;
+      partner_url?: string | null;
       /**
        * @description Points a claim costs, >= 0.
        * @example 100
        */
       points_required: number;
       /** @description Defaults to your own site; only a superadmin may name another. */
-      site_id?: string;
+      site_id?: string | null;
       /** @description Tags of the same site to associate. */
-      tag_ids?: string[];
-      terms?: string;
+      tag_ids?: string[] | null;
+      terms?: string | null;
       /** @description A link to an external system; several codes may share one value. */
-      third_party_id?: string;
+      third_party_id?: string | null;
       /** Format: uri */
-      thumbnail?: string;
+      thumbnail?: string | null;
       /** @example 20% off tents */
       title: string;
       /**
@@ -2108,7 +2108,7 @@ export interface components {
     CreateMerchOrderDto: {
       /** @example 1 High Street */
       address_line1: string;
-      address_line2?: string;
+      address_line2?: string | null;
       /** @example GB */
       country_code: string;
       items: components['schemas']['MerchOrderLineDto'][];
@@ -2118,18 +2118,18 @@ export interface components {
        * Format: email
        * @example jane@example.com
        */
-      recipient_email?: string;
+      recipient_email?: string | null;
       /** @example Jane Doe */
       recipient_name: string;
       /** @example +447700900123 */
-      recipient_phone?: string;
+      recipient_phone?: string | null;
       /**
        * @example Standard
        * @enum {string}
        */
       shipping_method?: 'Budget' | 'Standard' | 'Express' | 'Overnight';
       /** @example Greater London */
-      state_or_county?: string;
+      state_or_county?: string | null;
       /** @example London */
       town_or_city: string;
     };
@@ -2162,11 +2162,11 @@ export interface components {
        */
       currency: string;
       /** @example Soft organic cotton, printed on demand. */
-      description?: string;
+      description?: string | null;
       /** @example Winner’s T-shirt */
       name: string;
       /** @description Defaults to your own site; only a superadmin may name another. */
-      site_id?: string;
+      site_id?: string | null;
       /**
        * @description Default fillPrintArea.
        * @example fillPrintArea
@@ -2188,10 +2188,10 @@ export interface components {
        */
       currency: string;
       /** @example Top-up */
-      description?: string;
+      description?: string | null;
       metadata?: {
         [key: string]: unknown;
-      };
+      } | null;
       /**
        * @description card, apple_pay, google_pay (gatewayone) or revolut_pay (gatewaytwo).
        * @example card
@@ -2206,7 +2206,7 @@ export interface components {
        */
       method: 'postal';
       /** @description Where the postal entry came from (reference, postmark date…). */
-      note?: string;
+      note?: string | null;
       /** @example 1 */
       quantity: number;
       /** @description The entrant (a user of the raffle’s site). */
@@ -2215,60 +2215,60 @@ export interface components {
     CreateRaffleDto: {
       /** @description Default false: the free (no-purchase) route. */
       allow_free_entries?: boolean;
-      campaign_name?: string;
-      checkout_description?: string;
-      checkout_failure_url?: string;
-      checkout_success_url?: string;
+      campaign_name?: string | null;
+      checkout_description?: string | null;
+      checkout_failure_url?: string | null;
+      checkout_success_url?: string | null;
       /** @description The website builder’s site reference. */
-      cms_site_id?: string;
-      collection_id?: string;
-      cta_text?: string;
+      cms_site_id?: string | null;
+      collection_id?: string | null;
+      cta_text?: string | null;
       /**
        * @description ISO 4217 code, capitals.
        * @example GBP
        */
       currency: string;
-      description?: string;
-      details?: string;
+      description?: string | null;
+      details?: string | null;
       discount_tiers?: components['schemas']['DiscountTierInputDto'][];
       /**
        * @description After start_date.
        * @example 2027-02-01T00:00:00Z
        */
       end_date: string;
-      final_cta_description?: string;
-      final_cta_heading?: string;
-      gatewaytwo_product_id?: string;
+      final_cta_description?: string | null;
+      final_cta_heading?: string | null;
+      gatewaytwo_product_id?: string | null;
       /** @example standard */
-      giveaway_type?: string;
-      hero_description?: string;
-      hero_header?: string;
+      giveaway_type?: string | null;
+      hero_description?: string | null;
+      hero_header?: string | null;
       /** @description http(s) URLs: a JSON array, or separated by commas or spaces. */
-      image_gallery?: string;
+      image_gallery?: string | null;
       /** @description Instant-win prizes: their winning tickets are drawn from the seed at publication, so they can be set only while a draft. An entry whose tickets cover one wins it at once. */
-      instant_wins?: components['schemas']['InstantWinInputDto'][];
+      instant_wins?: components['schemas']['InstantWinInputDto'][] | null;
       /**
        * @description Unique per site; defaults to the raffle’s id.
        * @example 64f1c0ffee
        */
       item_id?: string;
-      last_person_who_brought?: string;
-      locale_id?: string;
-      long_description?: string;
+      last_person_who_brought?: string | null;
+      locale_id?: string | null;
+      long_description?: string | null;
       mailer_email_params?: components['schemas']['MailerEmailParamsInputDto'];
       /** Format: uri */
-      main_image?: string;
+      main_image?: string | null;
       /**
        * @description Most tickets one user may hold; null = no cap.
        * @example 50
        */
-      max_entries?: number;
+      max_entries?: number | null;
       /** @example Win a camper van */
       name: string;
       /** @description Default false. */
       points_enabled?: boolean;
       /** @example 1.5 */
-      points_multiplier?: number;
+      points_multiplier?: number | null;
       /**
        * @description Points per entry; default 0.
        * @example 100
@@ -2279,28 +2279,28 @@ export interface components {
        * @example 2.5
        */
       price_display: number;
-      quick_buy_options?: string;
-      quick_wins?: string;
-      short_teaser?: string;
+      quick_buy_options?: string | null;
+      quick_wins?: string | null;
+      short_teaser?: string | null;
       /** @description Defaults to your own site; only a superadmin may name another. */
-      site_id?: string;
+      site_id?: string | null;
       /** @example win-a-camper-van */
-      slug?: string;
+      slug?: string | null;
       /** @example 2027-01-01T00:00:00Z */
       start_date: string;
       /** @example 10000 */
       total_entries_available: number;
       /** @description Bundle quantities must differ. */
       upsells?: components['schemas']['UpsellInputDto'][];
-      what_you_can_win_1?: string;
-      what_you_can_win_2?: string;
-      what_you_can_win_3?: string;
-      what_you_can_win_4?: string;
+      what_you_can_win_1?: string | null;
+      what_you_can_win_2?: string | null;
+      what_you_can_win_3?: string | null;
+      what_you_can_win_4?: string | null;
       /** @description First name and county-level place only (CAP Code 8.28.5). */
-      winner_names?: string;
-      worth_subline?: string;
+      winner_names?: string | null;
+      worth_subline?: string | null;
       /** @example £45,000 */
-      worth_total?: string;
+      worth_total?: string | null;
     };
     CreateSiteConfigDto: {
       /**
@@ -2492,17 +2492,17 @@ export interface components {
       /** @description Default true. Inactive tags are not listed publicly. */
       active?: boolean;
       /** @example #1e88e5 */
-      color?: string;
-      description?: string;
+      color?: string | null;
+      description?: string | null;
       /** @example Outdoor */
       name: string;
       /** @description Defaults to your own site; only a superadmin may name another. */
-      site_id?: string;
+      site_id?: string | null;
       /**
        * @description Unique per site; made from `name` when omitted.
        * @example outdoor
        */
-      slug?: string;
+      slug?: string | null;
     };
     CreateTierDto: {
       /** @description Default true. Inactive tiers are hidden from the public list and cannot be subscribed to. */
@@ -2524,9 +2524,9 @@ export interface components {
        */
       currency: string;
       /** @example Five entries into every draw, every month. */
-      description?: string;
+      description?: string | null;
       /** @example Gold membership */
-      display_name?: string;
+      display_name?: string | null;
       /**
        * @description Default 0.
        * @example 5
@@ -2540,14 +2540,14 @@ export interface components {
        */
       features?: string[];
       /** @example https://cdn.example.com/gold.png */
-      image_url?: string;
+      image_url?: string | null;
       /**
        * @description Unique per site (case-insensitive).
        * @example gold
        */
       name: string;
       /** @description Defaults to your own site; only a superadmin may name another. */
-      site_id?: string;
+      site_id?: string | null;
       /**
        * @description Ascending display order; default 0.
        * @example 10
@@ -2597,13 +2597,13 @@ export interface components {
     };
     DeleteMyAccountDto: {
       /** @description Your current password. Required when the account has one; an account made without a password (a guest purchase, a website form) sends none. */
-      password?: string;
+      password?: string | null;
       /** @description Why you are leaving (optional, kept with the deleted account). */
-      reason?: string;
+      reason?: string | null;
     };
     DeleteUserDto: {
       /** @description Why the account is deleted (kept with it and in the activity log). */
-      reason?: string;
+      reason?: string | null;
     };
     DiscountBrandDto: {
       archived: boolean;
@@ -2733,7 +2733,7 @@ export interface components {
        * @description A public random value announced in advance (a future drand round) and given now; it enters every HMAC message.
        * @example drand-quicknet-12345678:7a1f…
        */
-      beacon?: string;
+      beacon?: string | null;
       /**
        * @description How many winning entries.
        * @example 1
@@ -2771,7 +2771,7 @@ export interface components {
     };
     FormSchemaFieldDto: {
       /** @example email-field */
-      fieldElementId?: string;
+      fieldElementId?: string | null;
       /** @example Email */
       fieldName: string;
       /** @example email */
@@ -2790,142 +2790,142 @@ export interface components {
         [key: string]: unknown;
       };
       /** @example f1e2d3c4-b5a6-4789-9abc-def012345678 */
-      formElementId?: string;
+      formElementId?: string | null;
       /** @example 6321a2b9c3f5e1001f2c1a70 */
-      formId?: string;
+      formId?: string | null;
       /**
        * @description Idempotency: once per id.
        * @example 6321a2b9c3f5e1001f2c1a7e
        */
       id: string;
       /** @example Join the club */
-      name?: string;
+      name?: string | null;
       /** @example 6321a2b9c3f5e1001f2c1a71 */
-      pageId?: string;
+      pageId?: string | null;
       /** @example /join */
-      publishedPath?: string;
+      publishedPath?: string | null;
       schema?: components['schemas']['FormSchemaFieldDto'][];
       /**
        * @description The builder’s site; replays act on your own site.
        * @example main
        */
-      siteId?: string;
+      siteId?: string | null;
       /** @example 2026-01-15T10:30:00.000Z */
-      submittedAt?: string;
+      submittedAt?: string | null;
     };
     GatewayOneOrderDto: {
       /**
        * @description Beyond the spec: only when `item_id` names a merch product, which ships here (required).
        * @example 1 High Street
        */
-      address_line1?: string;
+      address_line1?: string | null;
       /** @description Beyond the spec: only when `item_id` names a merch product, which ships here. */
-      address_line2?: string;
+      address_line2?: string | null;
       /** @description Major units; when sent it must equal the server’s price (else AMOUNT_MISMATCH). */
-      amount?: number;
-      brands?: string[];
-      cancel_url?: string;
-      completed_at?: string;
+      amount?: number | null;
+      brands?: string[] | null;
+      cancel_url?: string | null;
+      completed_at?: string | null;
       /** @description true: process a completed order instead of creating one. */
-      confirmation_only?: boolean;
+      confirmation_only?: boolean | null;
       /**
        * @description Beyond the spec: only when `item_id` names a merch product, which ships here (required): ISO 3166-1 alpha-2.
        * @example GB
        */
-      country_code?: string;
-      created_at?: string;
+      country_code?: string | null;
+      created_at?: string | null;
       /** @example GBP */
-      currency?: string;
+      currency?: string | null;
       custom_data?: {
         [key: string]: unknown;
-      };
+      } | null;
       /**
        * Format: email
        * @example jane@example.com
        */
-      customer_email?: string;
-      customer_name?: string;
-      customer_phone?: string;
-      description?: string;
-      entity_id?: string;
-      failure_url?: string;
+      customer_email?: string | null;
+      customer_name?: string | null;
+      customer_phone?: string | null;
+      description?: string | null;
+      entity_id?: string | null;
+      failure_url?: string | null;
       /** @description Ask for the payment widget’s integrity hash. */
-      integrity?: boolean;
+      integrity?: boolean | null;
       /** @description Creation: the raffle’s item_id, or a merch product’s id (a raffle of the site with that item_id wins). */
-      item_id?: string;
+      item_id?: string | null;
       metadata?: {
         [key: string]: unknown;
-      };
+      } | null;
       /** @description Our order id, from the creation answer (confirmation). */
-      order_id?: string;
-      payment_brand?: string;
+      order_id?: string | null;
+      payment_brand?: string | null;
       /** @description The gateway’s payment or checkout id (confirmation). */
-      payment_id?: string;
-      payment_type?: string;
+      payment_id?: string | null;
+      payment_type?: string | null;
       /**
        * @description Beyond the spec: only when `item_id` names a merch product, which ships here (required).
        * @example SW1A 1AA
        */
-      postal_or_zip_code?: string;
+      postal_or_zip_code?: string | null;
       /**
        * @description Single tickets (default 1); of a merch product, copies (at most 100).
        * @example 5
        */
-      quantity?: number;
+      quantity?: number | null;
       /**
        * Format: email
        * @description Beyond the spec: only when `item_id` names a merch product, which ships here; default the buyer’s e-mail.
        * @example jane@example.com
        */
-      recipient_email?: string;
+      recipient_email?: string | null;
       /**
        * @description Beyond the spec: only when `item_id` names a merch product, which ships here (required).
        * @example Jane Doe
        */
-      recipient_name?: string;
+      recipient_name?: string | null;
       /**
        * @description Beyond the spec: only when `item_id` names a merch product, which ships here.
        * @example +447700900123
        */
-      recipient_phone?: string;
-      redirect_url?: string;
+      recipient_phone?: string | null;
+      redirect_url?: string | null;
       /** @description Recorded, never trusted. */
-      result_code?: string;
+      result_code?: string | null;
       /**
        * @description Beyond the spec: only when `item_id` names a merch product, which ships here; default Standard.
        * @example Standard
        * @enum {string}
        */
       shipping_method?: 'Budget' | 'Standard' | 'Express' | 'Overnight';
-      site_id?: string;
+      site_id?: string | null;
       /**
        * @description Beyond the spec: only when `item_id` names a merch product, which ships here.
        * @example Greater London
        */
-      state_or_county?: string;
+      state_or_county?: string | null;
       /** @description Recorded, never trusted. */
-      status?: string;
-      success_url?: string;
+      status?: string | null;
+      success_url?: string | null;
       /**
        * @description Beyond the spec: only when `item_id` names a merch product, which ships here (required).
        * @example London
        */
-      town_or_city?: string;
+      town_or_city?: string | null;
       /** @description Chosen bundles (matched by `quantity`). */
       upsells?: components['schemas']['OrderUpsellDto'][];
       /** @description false (or unknown e-mail): a guest purchase that creates the account. */
-      user_exists?: boolean;
+      user_exists?: boolean | null;
       /** @description A hint: must match the buyer named by the token or customer_email. */
-      user_id?: string;
-      utm?: string;
-      utm_campaign?: string;
-      utm_content?: string;
-      utm_medium?: string;
+      user_id?: string | null;
+      utm?: string | null;
+      utm_campaign?: string | null;
+      utm_content?: string | null;
+      utm_medium?: string | null;
       utm_params?: {
         [key: string]: unknown;
-      };
-      utm_source?: string;
-      utm_term?: string;
+      } | null;
+      utm_source?: string | null;
+      utm_term?: string | null;
     };
     GatewayOneOrderResultDto: {
       checkout_id: string | null;
@@ -2957,30 +2957,30 @@ export interface components {
        * @example 12.5
        */
       amount: number;
-      cancel_url?: string;
+      cancel_url?: string | null;
       /** @example GBP */
       currency: string;
       /**
        * Format: email
        * @example jane@example.com
        */
-      customer_email?: string;
+      customer_email?: string | null;
       /** @example 5 tickets */
       description: string;
-      failure_url?: string;
+      failure_url?: string | null;
       /** @description A raffle’s item_id: priced like endpoint 3. Without it, a generic payment. */
-      item_id?: string;
-      quantity?: number;
-      site_id?: string;
-      success_url?: string;
-      user_exists?: boolean;
-      user_id?: string;
-      utm?: string;
-      utm_campaign?: string;
-      utm_content?: string;
-      utm_medium?: string;
-      utm_source?: string;
-      utm_term?: string;
+      item_id?: string | null;
+      quantity?: number | null;
+      site_id?: string | null;
+      success_url?: string | null;
+      user_exists?: boolean | null;
+      user_id?: string | null;
+      utm?: string | null;
+      utm_campaign?: string | null;
+      utm_content?: string | null;
+      utm_medium?: string | null;
+      utm_source?: string | null;
+      utm_term?: string | null;
     };
     GatewayTwoOrderResultDto: {
       checkout_url: string | null;
@@ -3116,28 +3116,28 @@ export interface components {
       unsubscribe_preferences: string | null;
     };
     MailerEmailParamsInputDto: {
-      brand_logo_url?: string;
-      brand_name?: string;
-      brand_site_url?: string;
+      brand_logo_url?: string | null;
+      brand_name?: string | null;
+      brand_site_url?: string | null;
       /** @example #ff6600 */
-      color_accent?: string;
-      color_bg?: string;
-      color_button_text?: string;
-      color_footer_text?: string;
-      color_text_primary?: string;
-      currency?: string;
-      current_year?: string;
-      email_title?: string;
-      first_name?: string;
-      from_email?: string;
-      from_name?: string;
-      giveaway_name?: string;
-      language?: string;
-      plural?: boolean;
-      reply_to_email?: string;
-      ticket_quantity?: string;
-      unsubscribe?: string;
-      unsubscribe_preferences?: string;
+      color_accent?: string | null;
+      color_bg?: string | null;
+      color_button_text?: string | null;
+      color_footer_text?: string | null;
+      color_text_primary?: string | null;
+      currency?: string | null;
+      current_year?: string | null;
+      email_title?: string | null;
+      first_name?: string | null;
+      from_email?: string | null;
+      from_name?: string | null;
+      giveaway_name?: string | null;
+      language?: string | null;
+      plural?: boolean | null;
+      reply_to_email?: string | null;
+      ticket_quantity?: string | null;
+      unsubscribe?: string | null;
+      unsubscribe_preferences?: string | null;
     };
     MerchOrderDto: {
       address_line1: string;
@@ -3298,13 +3298,13 @@ export interface components {
     };
     OrderUpsellDto: {
       /** @description Display saving in major units; recomputed by the server. */
-      discount?: number;
+      discount?: number | null;
       /** @description Percent off the unit price for this bundle. */
-      percentage?: number;
+      percentage?: number | null;
       /** @description Legacy alias of `quantity`; must agree with it. */
-      qty?: number;
+      qty?: number | null;
       /** @description Tickets in the bundle: names the raffle’s bundle. */
-      quantity?: number;
+      quantity?: number | null;
     };
     OutboxEntryDto: {
       /** Format: date-time */
@@ -3539,30 +3539,30 @@ export interface components {
     };
     ProfileFieldsDto: {
       accepts_marketing?: boolean;
-      address?: string;
-      address_2?: string;
-      city?: string;
+      address?: string | null;
+      address_2?: string | null;
+      city?: string | null;
       /** @example GB */
-      country?: string;
+      country?: string | null;
       /** @example Jane */
-      first_name?: string;
+      first_name?: string | null;
       /** @example Doe */
-      last_name?: string;
+      last_name?: string | null;
       /** @example 51.5072 */
-      latitude?: string;
+      latitude?: string | null;
       /** @example en-GB */
-      locale?: string;
+      locale?: string | null;
       /** @example -0.1276 */
-      longitude?: string;
-      marketing_id?: string;
-      organization?: string;
+      longitude?: string | null;
+      marketing_id?: string | null;
+      organization?: string | null;
       /** @example +44 20 7946 0000 */
-      phone_number?: string;
-      state_region?: string;
+      phone_number?: string | null;
+      state_region?: string | null;
       /** @example Europe/London */
-      timezone?: string;
-      title?: string;
-      zip_code?: string;
+      timezone?: string | null;
+      title?: string | null;
+      zip_code?: string | null;
     };
     ProofInstantWinDto: {
       prize: string;
@@ -3890,7 +3890,7 @@ export interface components {
     };
     RefundDto: {
       /** @description Minor units; the whole remaining amount when omitted. */
-      amount_cents?: number;
+      amount_cents?: number | null;
       /** @example Customer request */
       reason: string;
     };
@@ -3899,7 +3899,7 @@ export interface components {
        * @description The 18+ declaration: must be true (else 422 AGE_REQUIRED) unless the site’s `additional_settings.age_check` is `"none"`, where it is not asked for.
        * @example true
        */
-      age_confirmed?: boolean;
+      age_confirmed?: boolean | null;
       /** @description Must be true: an account cannot exist without it. */
       data_processing_consent: boolean;
       /**
@@ -3914,18 +3914,18 @@ export interface components {
       email: string;
       marketing_consent?: boolean;
       /** @example Jane Doe */
-      name?: string;
+      name?: string | null;
       /**
        * @description 10 to 128 characters, not a common password.
        * @example correct horse battery staple
        */
       password: string;
       /** @description A referrer’s code. */
-      referral_code?: string;
+      referral_code?: string | null;
       /** @example main */
       site_id: string;
       /** @description A spin token from `POST /gaming/spin`, claimed after signup. */
-      spin_token?: string;
+      spin_token?: string | null;
     };
     RegisteredDto: {
       /** @example eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9… */
@@ -3943,7 +3943,7 @@ export interface components {
     ReplaySubmissionDto: {
       payload: components['schemas']['FormSubmissionPayloadDto'];
       /** @example form_submission */
-      triggerType?: string;
+      triggerType?: string | null;
     };
     ResumeDto: {
       /** @example Back home */
@@ -4096,7 +4096,7 @@ export interface components {
        * @description The site whose wheel to spin; else the `X-Site-Id` header names it.
        * @example main
        */
-      site_id?: string;
+      site_id?: string | null;
     };
     SpinResultDto: {
       /**
@@ -4291,46 +4291,46 @@ export interface components {
       allow_multiple_claims?: boolean;
       alphanumeric?: boolean;
       /** @example Outdoor */
-      category?: string;
+      category?: string | null;
       /** @description Single codes only. */
       code?: string;
       /** @description Single codes only. */
-      code_length?: number;
+      code_length?: number | null;
       /** @description Single codes only. */
-      code_pattern?: string;
+      code_pattern?: string | null;
       code_required?: boolean;
-      description?: string;
+      description?: string | null;
       discount_brand_id?: string;
       /**
        * @description Percentage off, 0 to 100; 0.0 is valid.
        * @example 20
        */
-      discount_percentage?: number;
+      discount_percentage?: number | null;
       /** @description Default false. */
       featured?: boolean;
       /** @description Claims allowed in all; no limit when omitted. */
-      max_uses?: number;
+      max_uses?: number | null;
       /** Format: uri */
-      partner_logo?: string;
+      partner_logo?: string | null;
       /**
        * Format: uri
        * @example https://acme.example.com
        */
-      partner_url?: string;
+      partner_url?: string | null;
       /**
        * @description Points a claim costs, >= 0.
        * @example 100
        */
       points_required?: number;
       /** @description Defaults to your own site; only a superadmin may name another. */
-      site_id?: string;
+      site_id?: string | null;
       /** @description Tags of the same site to associate. */
-      tag_ids?: string[];
-      terms?: string;
+      tag_ids?: string[] | null;
+      terms?: string | null;
       /** @description A link to an external system; several codes may share one value. */
-      third_party_id?: string;
+      third_party_id?: string | null;
       /** Format: uri */
-      thumbnail?: string;
+      thumbnail?: string | null;
       title?: string;
       /**
        * Format: date-time
@@ -4375,7 +4375,7 @@ export interface components {
        * @example GBP
        */
       currency?: string;
-      description?: string;
+      description?: string | null;
       name?: string;
       /** @enum {string} */
       sizing?: 'fillPrintArea' | 'fitPrintArea' | 'stretchToPrintArea';
@@ -4384,9 +4384,9 @@ export interface components {
     UpdateProfileDto: {
       /** @description Changing it records `consent_given_at` and an activity-log entry. */
       marketing_consent?: boolean;
-      profile?: components['schemas']['ProfileFieldsDto'];
+      profile?: components['schemas']['ProfileFieldsDto'] | null;
       /** @description Must equal your current role: a user cannot change its own role. */
-      role?: string;
+      role?: string | null;
     };
     UpdateRaffleDto: {
       /** @description Pause (false) or resume (true) a published raffle. */
@@ -4395,60 +4395,60 @@ export interface components {
       allow_free_entries?: boolean;
       /** @description Archived raffles leave the public list. */
       archived?: boolean;
-      campaign_name?: string;
-      checkout_description?: string;
-      checkout_failure_url?: string;
-      checkout_success_url?: string;
+      campaign_name?: string | null;
+      checkout_description?: string | null;
+      checkout_failure_url?: string | null;
+      checkout_success_url?: string | null;
       /** @description The website builder’s site reference. */
-      cms_site_id?: string;
-      collection_id?: string;
-      cta_text?: string;
+      cms_site_id?: string | null;
+      collection_id?: string | null;
+      cta_text?: string | null;
       /**
        * @description ISO 4217 code, capitals.
        * @example GBP
        */
       currency?: string;
-      description?: string;
-      details?: string;
+      description?: string | null;
+      details?: string | null;
       discount_tiers?: components['schemas']['DiscountTierInputDto'][];
       /**
        * @description After start_date.
        * @example 2027-02-01T00:00:00Z
        */
       end_date?: string;
-      final_cta_description?: string;
-      final_cta_heading?: string;
-      gatewaytwo_product_id?: string;
+      final_cta_description?: string | null;
+      final_cta_heading?: string | null;
+      gatewaytwo_product_id?: string | null;
       /** @example standard */
-      giveaway_type?: string;
-      hero_description?: string;
-      hero_header?: string;
+      giveaway_type?: string | null;
+      hero_description?: string | null;
+      hero_header?: string | null;
       /** @description http(s) URLs: a JSON array, or separated by commas or spaces. */
-      image_gallery?: string;
+      image_gallery?: string | null;
       /** @description Instant-win prizes: their winning tickets are drawn from the seed at publication, so they can be set only while a draft. An entry whose tickets cover one wins it at once. */
-      instant_wins?: components['schemas']['InstantWinInputDto'][];
+      instant_wins?: components['schemas']['InstantWinInputDto'][] | null;
       /**
        * @description Unique per site; defaults to the raffle’s id.
        * @example 64f1c0ffee
        */
       item_id?: string;
-      last_person_who_brought?: string;
-      locale_id?: string;
-      long_description?: string;
+      last_person_who_brought?: string | null;
+      locale_id?: string | null;
+      long_description?: string | null;
       mailer_email_params?: components['schemas']['MailerEmailParamsInputDto'];
       /** Format: uri */
-      main_image?: string;
+      main_image?: string | null;
       /**
        * @description Most tickets one user may hold; null = no cap.
        * @example 50
        */
-      max_entries?: number;
+      max_entries?: number | null;
       /** @example Win a camper van */
       name?: string;
       /** @description Default false. */
       points_enabled?: boolean;
       /** @example 1.5 */
-      points_multiplier?: number;
+      points_multiplier?: number | null;
       /**
        * @description Points per entry; default 0.
        * @example 100
@@ -4459,26 +4459,26 @@ export interface components {
        * @example 2.5
        */
       price_display?: number;
-      quick_buy_options?: string;
-      quick_wins?: string;
-      short_teaser?: string;
+      quick_buy_options?: string | null;
+      quick_wins?: string | null;
+      short_teaser?: string | null;
       /** @example win-a-camper-van */
-      slug?: string;
+      slug?: string | null;
       /** @example 2027-01-01T00:00:00Z */
       start_date?: string;
       /** @example 10000 */
       total_entries_available?: number;
       /** @description Bundle quantities must differ. */
       upsells?: components['schemas']['UpsellInputDto'][];
-      what_you_can_win_1?: string;
-      what_you_can_win_2?: string;
-      what_you_can_win_3?: string;
-      what_you_can_win_4?: string;
+      what_you_can_win_1?: string | null;
+      what_you_can_win_2?: string | null;
+      what_you_can_win_3?: string | null;
+      what_you_can_win_4?: string | null;
       /** @description First name and county-level place only (CAP Code 8.28.5). */
-      winner_names?: string;
-      worth_subline?: string;
+      winner_names?: string | null;
+      worth_subline?: string | null;
       /** @example £45,000 */
-      worth_total?: string;
+      worth_total?: string | null;
     };
     UpdateRoleDto: {
       /**
@@ -4677,9 +4677,9 @@ export interface components {
        */
       currency?: string;
       /** @example Five entries into every draw, every month. */
-      description?: string;
+      description?: string | null;
       /** @example Gold membership */
-      display_name?: string;
+      display_name?: string | null;
       /**
        * @description Default 0.
        * @example 5
@@ -4693,7 +4693,7 @@ export interface components {
        */
       features?: string[];
       /** @example https://cdn.example.com/gold.png */
-      image_url?: string;
+      image_url?: string | null;
       /**
        * @description Unique per site (case-insensitive).
        * @example gold
@@ -4739,7 +4739,7 @@ export interface components {
     };
     UpsellInputDto: {
       /** @description Ignored: the server recomputes the saving from the price. */
-      discount?: number;
+      discount?: number | null;
       /**
        * @description Percent off the unit price.
        * @example 20
@@ -4749,12 +4749,12 @@ export interface components {
        * @description Legacy alias of `quantity`; must agree.
        * @example 10
        */
-      qty?: number;
+      qty?: number | null;
       /**
        * @description Tickets in the bundle.
        * @example 10
        */
-      quantity?: number;
+      quantity?: number | null;
     };
     UserDto: {
       /** Format: date-time */
@@ -6097,7 +6097,11 @@ export interface operations {
           'application/json': components['schemas']['PointAdjustmentDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8210,6 +8214,15 @@ export interface operations {
           'application/json': components['schemas']['ClaimResultDto'];
         };
       };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
       401: {
         headers: {
@@ -8387,7 +8400,11 @@ export interface operations {
           'application/json': components['schemas']['SpinClaimedDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8470,7 +8487,11 @@ export interface operations {
           'application/json': components['schemas']['GatewayOneOrderResultDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8575,6 +8596,15 @@ export interface operations {
           'application/json': components['schemas']['WebhookReceivedDto'];
         };
       };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `UNAUTHENTICATED`: The notification could not be authenticated. */
       401: {
         headers: {
@@ -8610,7 +8640,11 @@ export interface operations {
           'application/json': components['schemas']['GatewayTwoOrderResultDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8715,6 +8749,15 @@ export interface operations {
           'application/json': components['schemas']['WebhookReceivedDto'];
         };
       };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `UNAUTHENTICATED`: The notification could not be authenticated. */
       401: {
         headers: {
@@ -8798,6 +8841,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CallbackReceivedDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `NOT_FOUND`: Resource not found. */
@@ -8969,7 +9021,11 @@ export interface operations {
           'application/json': components['schemas']['PaymentTransactionDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9300,7 +9356,11 @@ export interface operations {
           'application/json': components['schemas']['RaffleEntryDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9473,6 +9533,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RaffleWinnerNestedDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */

@@ -22,6 +22,7 @@ export function Idempotent(): MethodDecorator {
         '`Idempotent-Replayed: true`) instead of acting twice. 5xx answers are not kept.',
       schema: { type: 'string', minLength: 1, maxLength: KEY_MAX_LENGTH },
     }),
-    ApiErrors('IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
+    // A key of the wrong length is 400 VALIDATION_FAILED, also on routes that take no body.
+    ApiErrors(400, 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED'),
   );
 }

@@ -37,6 +37,14 @@ function responsesOf(document: OpenAPIObject, path: string): Responses {
 }
 
 describe('finishing the document', () => {
+  it('documents no parameter as nullable: a query string carries text, never null', () => {
+    const document = doc('/raffles');
+    const op = document.paths['/raffles'].post as unknown as { parameters: unknown[] };
+    op.parameters = [{ in: 'query', name: 'site_id', schema: { type: 'string', nullable: true } }];
+    finishDocument(document, []);
+    expect(op.parameters).toEqual([{ in: 'query', name: 'site_id', schema: { type: 'string' } }]);
+  });
+
   it('moves a route’s request example into its JSON body', () => {
     const op = finishDocument(doc('/x'), []).paths['/x'].post as unknown as Record<string, never>;
     expect(op['x-request-example']).toBeUndefined();

@@ -12,6 +12,7 @@ interface Media {
   examples?: Record<string, { summary?: string; description?: string; value: unknown }>;
 }
 interface Operation {
+  parameters?: Array<{ schema?: { nullable?: boolean } }>;
   requestBody?: { content?: Record<string, Media> };
   responses?: Record<string, { content?: Record<string, Media> }>;
   'x-request-example'?: RequestExample;
@@ -22,6 +23,8 @@ interface Operation {
  * The last touches the decorators cannot make, on the generated document:
  * - a route's request example (`@ApiRequestExample`) becomes its JSON body's `examples`;
  * - an operation that needs no token says `security: []`;
+ * - a parameter is never `nullable`: a query string or a path carries text, never `null` (a query DTO
+ *   shares the field decorators that document an optional body field as taking `null`);
  * - error answers are `application/problem+json`, except on the order endpoints, whose failures are
  *   `{success: false, error, error_code, message}` (DESIGN §4): their examples are reshaped to match.
  */
@@ -31,6 +34,7 @@ export function finishDocument(doc: OpenAPIObject, orderRoutes: readonly string[
       if (typeof op !== 'object' || !op.responses) continue;
       // A public operation says so (`security: []`) rather than leaving clients to guess.
       op.security ??= [];
+      for (const parameter of op.parameters ?? []) delete parameter.schema?.nullable;
       moveRequestExample(op);
       for (const [status, response] of Object.entries(op.responses)) {
         if (Number(status) >= 400) reshapeError(response, orderRoutes.includes(path));

@@ -1,12 +1,15 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDefined, IsOptional, IsString, ValidateBy } from 'class-validator';
+import { IsString, ValidateBy } from 'class-validator';
 import { hasAtMostDecimals, isCurrencyCode } from '#app/common/money.js';
+import { presence, takesNull } from './fields.js';
 
 /** An ISO 4217 currency code, upper case ("GBP"); codes the runtime does not know are refused. */
-export function Currency(o: { required?: boolean; description?: string } = {}): PropertyDecorator {
+export function Currency(
+  o: { required?: boolean; nullable?: boolean; description?: string } = {},
+): PropertyDecorator {
   return applyDecorators(
-    o.required ? IsDefined() : IsOptional(),
+    presence(o),
     IsString(),
     ValidateBy({
       name: 'isCurrencyCode',
@@ -18,6 +21,7 @@ export function Currency(o: { required?: boolean; description?: string } = {}): 
     ApiProperty({
       type: String,
       required: !!o.required,
+      nullable: takesNull(o) || undefined,
       pattern: '^[A-Z]{3}$',
       minLength: 3,
       maxLength: 3,

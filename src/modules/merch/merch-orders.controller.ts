@@ -71,7 +71,8 @@ export class MerchOrdersController {
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
   @ApiCalledBy('fulfilment')
   @ApiOkResponse({ type: CallbackReceivedDto })
-  @ApiErrors(404)
+  // A body that is not JSON is refused by the parser before the token is looked at.
+  @ApiErrors(400, 404)
   merchFulfilmentCallback(@Param('token') token: string): Promise<CallbackReceivedDto> {
     return this.fulfilment.callback(token);
   }

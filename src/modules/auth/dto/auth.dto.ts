@@ -1,7 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsDateString } from 'class-validator';
-import { IsOptional } from 'class-validator';
-import { Bool, Email, Line, Str } from '#app/common/validation/fields.js';
+import { Bool, Email, Line, NotNull, Str } from '#app/common/validation/fields.js';
 import { Prop } from '#app/common/validation/fields.js';
 import { UserDto } from '#app/modules/users/dto/user.dto.js';
 import { PASSWORD_LENGTH } from '../auth.rules.js';
@@ -22,7 +21,7 @@ export class RegisterDto {
   @Str({ max: 64, description: 'A referrer’s code.' }) referral_code?: string;
   @Str({ max: 4000, description: 'A spin token from `POST /gaming/spin`, claimed after signup.' })
   spin_token?: string;
-  @Bool() marketing_consent?: boolean;
+  @Bool({ nullable: false }) marketing_consent?: boolean;
   @Bool({ required: true, description: 'Must be true: an account cannot exist without it.' })
   data_processing_consent!: boolean;
   @Bool({
@@ -32,7 +31,7 @@ export class RegisterDto {
     example: true,
   })
   age_confirmed?: boolean;
-  @IsOptional()
+  @NotNull()
   @IsDateString({ strict: true }, { message: 'date_of_birth must be a date (YYYY-MM-DD)' })
   @ApiProperty({ required: false, type: String, format: 'date', example: '1990-05-17' })
   date_of_birth?: string;

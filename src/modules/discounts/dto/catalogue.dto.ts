@@ -25,8 +25,9 @@ export class CreateDiscountBrandDto {
   @WebUrl() thumbnail?: string;
   @Str({ max: 100, example: 'Up to 40%' }) max_discount?: string;
   @DateTime() published_on?: string;
-  @Bool({ description: 'Default false.' }) archived?: boolean;
-  @Bool({ description: 'Default false. Drafts are not listed publicly.' }) draft?: boolean;
+  @Bool({ nullable: false, description: 'Default false.' }) archived?: boolean;
+  @Bool({ nullable: false, description: 'Default false. Drafts are not listed publicly.' })
+  draft?: boolean;
 }
 
 export class CreateTagDto {
@@ -41,7 +42,8 @@ export class CreateTagDto {
 
   @Str({ max: 2000 }) description?: string;
   @Str({ max: 32, example: '#1e88e5' }) color?: string;
-  @Bool({ description: 'Default true. Inactive tags are not listed publicly.' }) active?: boolean;
+  @Bool({ nullable: false, description: 'Default true. Inactive tags are not listed publicly.' })
+  active?: boolean;
 }
 
 export class SiteListQueryDto extends PageQueryDto {

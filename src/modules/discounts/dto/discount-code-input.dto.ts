@@ -21,9 +21,10 @@ export class OfferFieldsDto {
   third_party_id?: string;
   @DateTime({ description: 'First moment the code is valid (inclusive).' }) valid_from?: string;
   @DateTime({ description: 'Last moment the code is valid (inclusive).' }) valid_until?: string;
-  @Bool({ description: 'Default false: one claim per user.' }) allow_multiple_claims?: boolean;
-  @Bool() alphanumeric?: boolean;
-  @Bool({ description: 'Default false.' }) featured?: boolean;
+  @Bool({ nullable: false, description: 'Default false: one claim per user.' })
+  allow_multiple_claims?: boolean;
+  @Bool({ nullable: false }) alphanumeric?: boolean;
+  @Bool({ nullable: false, description: 'Default false.' }) featured?: boolean;
   @Num({ min: 0, max: 100, example: 20, description: 'Percentage off, 0 to 100; 0.0 is valid.' })
   discount_percentage?: number;
   @Int({ min: 1, max: INT4_MAX, description: 'Claims allowed in all; no limit when omitted.' })
@@ -43,7 +44,8 @@ export class NewOfferFieldsDto extends OfferFieldsDto {
 /** Endpoint 7. */
 export class CreateDiscountCodeDto extends NewOfferFieldsDto {
   @Str({ required: true, min: 1, max: 64, example: 'SUMMER20' }) code!: string;
-  @Bool({ description: 'Default true; when false no code is needed.' }) code_required?: boolean;
+  @Bool({ nullable: false, description: 'Default true; when false no code is needed.' })
+  code_required?: boolean;
   @Str({ max: 100 }) code_pattern?: string;
   @Int({ min: 1, max: 64, description: 'Defaults to the length of `code`.' }) code_length?: number;
   @Bool({ description: 'Bulk codes are made by `POST /discount-codes/bulk-generate`: only false here.' })
@@ -68,19 +70,19 @@ export class BulkGenerateDto extends NewOfferFieldsDto {
   })
   prefix?: string;
 
-  @Bool({ description: 'Default true.' }) active?: boolean;
+  @Bool({ nullable: false, description: 'Default true.' }) active?: boolean;
 }
 
 /** `PUT /discount-codes/{id}`: only the fields sent change; `null` clears an optional one. */
 export class UpdateDiscountCodeDto extends OfferFieldsDto {
-  @Str({ max: 64 }) discount_brand_id?: string;
-  @Int(POINTS) points_required?: number;
-  @Str({ min: 1, max: 200 }) title?: string;
-  @Str({ min: 1, max: 64, description: 'Single codes only.' }) code?: string;
-  @Bool() code_required?: boolean;
+  @Str({ nullable: false, max: 64 }) discount_brand_id?: string;
+  @Int({ nullable: false, ...POINTS }) points_required?: number;
+  @Str({ nullable: false, min: 1, max: 200 }) title?: string;
+  @Str({ nullable: false, min: 1, max: 64, description: 'Single codes only.' }) code?: string;
+  @Bool({ nullable: false }) code_required?: boolean;
   @Str({ max: 100, description: 'Single codes only.' }) code_pattern?: string;
   @Int({ min: 1, max: 64, description: 'Single codes only.' }) code_length?: number;
-  @Bool() active?: boolean;
+  @Bool({ nullable: false }) active?: boolean;
 }
 
 export class ListDiscountCodesQueryDto extends SiteListQueryDto {

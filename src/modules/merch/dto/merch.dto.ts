@@ -12,7 +12,7 @@ import {
 } from 'class-validator';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
 import { Currency } from '#app/common/validation/money-fields.js';
-import { Bool, Email, Int, Obj, Prop, Str } from '#app/common/validation/fields.js';
+import { Bool, Email, Int, NotNull, Obj, Prop, Str } from '#app/common/validation/fields.js';
 import { STATUS_STAGES } from '../entities/merch-order.entity.js';
 import { SIZINGS } from '../entities/merch-product.entity.js';
 
@@ -46,7 +46,7 @@ export class CreateMerchProductDto {
   @Currency({ required: true })
   currency!: string;
 
-  @IsOptional()
+  @NotNull()
   @IsIn(SIZINGS)
   @ApiProperty({
     required: false,
@@ -56,50 +56,51 @@ export class CreateMerchProductDto {
   })
   sizing?: (typeof SIZINGS)[number];
 
-  @Obj({ example: { size: 'm', color: 'black' } })
+  @Obj({ nullable: false, example: { size: 'm', color: 'black' } })
   attributes?: Record<string, unknown>;
 
   @Obj({
+    nullable: false,
     example: { default: 'https://cdn.example.com/prints/tee-front.png' },
     description: 'Print area → image URL.',
   })
   assets?: Record<string, string>;
 
-  @Bool({ description: 'Default true; inactive products are not listed or sold.' })
+  @Bool({ nullable: false, description: 'Default true; inactive products are not listed or sold.' })
   active?: boolean;
 }
 
 /** `PUT /api/admin/merch/products/{id}`: only the fields sent. */
 export class UpdateMerchProductDto {
   @Matches(/\S/, { message: 'name must not be blank' })
-  @Str({ min: 1, max: 200 })
+  @Str({ nullable: false, min: 1, max: 200 })
   name?: string;
 
   @Str({ max: 5000 })
   description?: string;
 
   @Matches(/\S/, { message: 'sku must not be blank' })
-  @Str({ min: 1, max: 100 })
+  @Str({ nullable: false, min: 1, max: 100 })
   sku?: string;
 
-  @Int({ min: 0, max: MAX_CENTS, example: 1800 })
+  @Int({ nullable: false, min: 0, max: MAX_CENTS, example: 1800 })
   amount_cents?: number;
 
-  @Currency()
+  @Currency({ nullable: false })
   currency?: string;
 
-  @IsOptional()
+  @NotNull()
   @IsIn(SIZINGS)
   @ApiProperty({ required: false, enum: SIZINGS })
   sizing?: (typeof SIZINGS)[number];
 
-  @Obj()
+  @Obj({ nullable: false })
   attributes?: Record<string, unknown>;
 
-  @Obj({ description: 'Print area → image URL.' })
+  @Obj({ nullable: false, description: 'Print area → image URL.' })
   assets?: Record<string, string>;
 
-  @Bool({ example: true })
+  @Bool({ nullable: false, example: true })
   active?: boolean;
 }
 
@@ -157,7 +158,7 @@ export class CreateMerchOrderDto {
   @Str({ required: true, min: 2, max: 2, example: 'GB' })
   country_code!: string;
 
-  @IsOptional()
+  @NotNull()
   @IsIn(['Budget', 'Standard', 'Express', 'Overnight'])
   @ApiProperty({ required: false, enum: ['Budget', 'Standard', 'Express', 'Overnight'], example: 'Standard' })
   shipping_method?: string;

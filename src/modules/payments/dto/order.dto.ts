@@ -1,7 +1,18 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, Matches, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsIn, Matches, ValidateNested } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
-import { Bool, Email, Int, Line, Num, Obj, Prop, Str, StrArray } from '#app/common/validation/fields.js';
+import {
+  Bool,
+  Email,
+  Int,
+  Line,
+  NotNull,
+  Num,
+  Obj,
+  Prop,
+  Str,
+  StrArray,
+} from '#app/common/validation/fields.js';
 
 export class OrderUpsellDto {
   @Num({ min: 0, description: 'Display saving in major units; recomputed by the server.' }) discount?: number;
@@ -12,7 +23,7 @@ export class OrderUpsellDto {
 }
 
 const upsellsDecorators = [
-  IsOptional(),
+  NotNull(),
   IsArray(),
   ArrayMaxSize(20),
   ValidateNested({ each: true }),
@@ -107,7 +118,7 @@ export class GatewayOneOrderDto {
   @Str({ min: 2, max: 2, example: 'GB', description: `${SHIP} (required): ISO 3166-1 alpha-2.` })
   country_code?: string;
 
-  @IsOptional()
+  @NotNull()
   @IsIn(SHIPPING_METHODS)
   @ApiProperty({
     required: false,

@@ -33,7 +33,8 @@ export class WebhooksController {
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
   @ApiCalledBy('gatewayone')
   @ApiOkResponse({ type: WebhookReceivedDto })
-  @ApiErrors({ code: 'UNAUTHENTICATED', detail: 'The notification could not be authenticated.' })
+  // A body that is not JSON is refused by the parser before any signature check.
+  @ApiErrors(400, { code: 'UNAUTHENTICATED', detail: 'The notification could not be authenticated.' })
   gatewayOneWebhook(
     @Body() body: Record<string, unknown>,
     @Headers() headers: Headers_,
@@ -53,7 +54,8 @@ export class WebhooksController {
   @ApiBody({ schema: { type: 'object', additionalProperties: true } })
   @ApiCalledBy('gatewaytwo')
   @ApiOkResponse({ type: WebhookReceivedDto })
-  @ApiErrors({ code: 'UNAUTHENTICATED', detail: 'The notification could not be authenticated.' })
+  // A body that is not JSON is refused by the parser before any signature check.
+  @ApiErrors(400, { code: 'UNAUTHENTICATED', detail: 'The notification could not be authenticated.' })
   gatewayTwoWebhook(@Req() req: AppRequest, @Headers() headers: Headers_): Promise<WebhookReceivedDto> {
     return this.webhooks.gatewayTwo(req.rawBody, headers);
   }

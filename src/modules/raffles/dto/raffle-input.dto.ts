@@ -86,6 +86,7 @@ export class CreateRaffleDto {
 
   @notBlank('item_id')
   @Str({
+    nullable: false,
     min: 1,
     max: 100,
     example: '64f1c0ffee',
@@ -148,10 +149,16 @@ export class CreateRaffleDto {
   @Num({ required: true, min: 0, max: 1_000_000, example: 2.5, description: 'Unit price in major units.' })
   price_display!: number;
 
-  @Int({ min: 0, max: MAX_TICKETS, example: 100, description: 'Points per entry; default 0.' })
+  @Int({
+    nullable: false,
+    min: 0,
+    max: MAX_TICKETS,
+    example: 100,
+    description: 'Points per entry; default 0.',
+  })
   points_required?: number;
 
-  @Bool({ description: 'Default false.' }) points_enabled?: boolean;
+  @Bool({ nullable: false, description: 'Default false.' }) points_enabled?: boolean;
 
   @MaxDecimals(PERCENT_DECIMALS)
   @Num({ min: 0, max: 1000, example: 1.5 })
@@ -168,7 +175,8 @@ export class CreateRaffleDto {
   @Int({ required: true, min: 1, max: MAX_TICKETS, example: 10000 })
   total_entries_available!: number;
 
-  @Bool({ description: 'Default false: the free (no-purchase) route.' }) allow_free_entries?: boolean;
+  @Bool({ nullable: false, description: 'Default false: the free (no-purchase) route.' })
+  allow_free_entries?: boolean;
 
   @IsISO8601({ strict: true }, { message: 'start_date must be an ISO 8601 date-time' })
   @Str({ required: true, max: 40, example: '2027-01-01T00:00:00Z' })
@@ -178,13 +186,17 @@ export class CreateRaffleDto {
   @Str({ required: true, max: 40, example: '2027-02-01T00:00:00Z', description: 'After start_date.' })
   end_date!: string;
 
-  @NestedArray(() => DiscountTierInputDto, { maxItems: 20 })
+  @NestedArray(() => DiscountTierInputDto, { nullable: false, maxItems: 20 })
   discount_tiers?: DiscountTierInputDto[];
 
-  @NestedArray(() => UpsellInputDto, { maxItems: 20, description: 'Bundle quantities must differ.' })
+  @NestedArray(() => UpsellInputDto, {
+    nullable: false,
+    maxItems: 20,
+    description: 'Bundle quantities must differ.',
+  })
   upsells?: UpsellInputDto[];
 
-  @Nested(() => MailerEmailParamsInputDto)
+  @Nested(() => MailerEmailParamsInputDto, { nullable: false })
   mailer_email_params?: MailerEmailParamsInputDto;
 
   @NestedArray(() => InstantWinInputDto, {
@@ -198,9 +210,9 @@ export class CreateRaffleDto {
 
 /** `PUT /admin/raffles/{id}`: only the fields sent change. Drafting, closing and drawing have their own routes. */
 export class UpdateRaffleDto extends PartialType(OmitType(CreateRaffleDto, ['site_id'] as const)) {
-  @Bool({ description: 'Pause (false) or resume (true) a published raffle.' })
+  @Bool({ nullable: false, description: 'Pause (false) or resume (true) a published raffle.' })
   active?: boolean;
 
-  @Bool({ description: 'Archived raffles leave the public list.' })
+  @Bool({ nullable: false, description: 'Archived raffles leave the public list.' })
   archived?: boolean;
 }

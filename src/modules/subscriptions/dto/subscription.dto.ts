@@ -1,7 +1,7 @@
 import { IsIn, IsISO8601, IsOptional, IsUUID } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
-import { Bool, Prop, Str } from '#app/common/validation/fields.js';
+import { Bool, NotNull, Prop, Str } from '#app/common/validation/fields.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../subscriptions.rules.js';
 
 const date = (description?: string) =>
@@ -57,7 +57,7 @@ export class CreateSubscriptionDto {
   })
   tier_id!: string;
 
-  @IsOptional()
+  @NotNull()
   @IsIn(['card'])
   @ApiProperty({ enum: ['card'], required: false, description: 'Memberships are paid by card (gatewayone).' })
   payment_method?: 'card';

@@ -2,7 +2,7 @@ import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsUrl, Matches } from 'class-validator';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
 import { Currency } from '#app/common/validation/money-fields.js';
-import { Bool, Int, Line, Prop, Str, StrArray } from '#app/common/validation/fields.js';
+import { Bool, Int, Line, NotNull, Prop, Str, StrArray } from '#app/common/validation/fields.js';
 import { BILLING_INTERVALS, type BillingInterval } from '../entities/subscription-tier.entity.js';
 
 const MAX_CENTS = 100_000_000;
@@ -30,6 +30,7 @@ export class CreateTierDto {
   description?: string;
 
   @Bool({
+    nullable: false,
     description: 'Default true. Inactive tiers are hidden from the public list and cannot be subscribed to.',
   })
   active?: boolean;
@@ -46,13 +47,24 @@ export class CreateTierDto {
   @Currency({ required: true })
   currency!: string;
 
-  @Int({ min: 0, max: MAX_CREDITS, example: 5, description: 'Default 0.' })
+  @Int({ nullable: false, min: 0, max: MAX_CREDITS, example: 5, description: 'Default 0.' })
   entry_credits_per_period?: number;
 
-  @StrArray({ maxItems: 50, maxLength: 200, example: ['5 entries a month', 'Members-only draws'] })
+  @StrArray({
+    nullable: false,
+    maxItems: 50,
+    maxLength: 200,
+    example: ['5 entries a month', 'Members-only draws'],
+  })
   features?: string[];
 
-  @Int({ min: -1_000_000, max: 1_000_000, example: 10, description: 'Ascending display order; default 0.' })
+  @Int({
+    nullable: false,
+    min: -1_000_000,
+    max: 1_000_000,
+    example: 10,
+    description: 'Ascending display order; default 0.',
+  })
   sort_order?: number;
 
   @IsOptional()
@@ -63,12 +75,18 @@ export class CreateTierDto {
   @Str({ max: 1000, example: 'https://cdn.example.com/gold.png' })
   image_url?: string;
 
-  @IsOptional()
+  @NotNull()
   @IsIn(BILLING_INTERVALS)
   @ApiProperty({ enum: BILLING_INTERVALS, required: false, example: 'month', description: 'Default month.' })
   billing_interval?: BillingInterval;
 
-  @Int({ min: 0, max: 365, example: 0, description: 'Free-trial days for new subscriptions; default 0.' })
+  @Int({
+    nullable: false,
+    min: 0,
+    max: 365,
+    example: 0,
+    description: 'Free-trial days for new subscriptions; default 0.',
+  })
   trial_days?: number;
 }
 

@@ -1,7 +1,7 @@
 import { Bool, Line, Nested, Str } from '#app/common/validation/fields.js';
 
 export class ProfileFieldsDto {
-  @Bool() accepts_marketing?: boolean;
+  @Bool({ nullable: false }) accepts_marketing?: boolean;
   @Str({ max: 200 }) address?: string;
   @Str({ max: 200 }) address_2?: string;
   @Str({ max: 100 }) city?: string;
@@ -22,7 +22,7 @@ export class ProfileFieldsDto {
 
 /** Endpoint 21. `role` is accepted only when it equals the caller's own (403 otherwise, DESIGN §3). */
 export class UpdateProfileDto {
-  @Bool({ description: 'Changing it records `consent_given_at` and an activity-log entry.' })
+  @Bool({ nullable: false, description: 'Changing it records `consent_given_at` and an activity-log entry.' })
   marketing_consent?: boolean;
 
   @Str({ max: 20, description: 'Must equal your current role: a user cannot change its own role.' })
