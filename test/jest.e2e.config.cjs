@@ -9,8 +9,4 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60000,
-  // Every file exits on its own, but on 2026-11-25 the whole run (both engines) stayed alive and busy after
-  // "Ran all test suites", which would hang CI. Not found yet (see docs/DECISIONS.md, "A run that did not
-  // exit"); until it is, the run ends when its tests do. Results are unaffected: they are all reported first.
-  forceExit: true,
 };

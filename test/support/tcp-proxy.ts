@@ -17,6 +17,19 @@ export interface TcpProxy {
 }
 
 /**
+ * Ends a connection with a reset (RST), as a restarting database does, where the socket still allows one.
+ * A socket whose sending half is already closed (pipe() ends it when the other side ends) or not yet
+ * connected is destroyed instead: libuv refuses a reset once a shutdown is under way (EINVAL), and Node
+ * then marks the handle closing without ever closing it. Nothing shows until the process exits, where
+ * Node waits for that handle for ever, spinning: the whole e2e run stayed busy after its summary
+ * (docs/DECISIONS.md, "A run that did not exit").
+ */
+function reset(socket: Socket): void {
+  if (socket.writableEnded || socket.connecting) socket.destroy();
+  else socket.resetAndDestroy();
+}
+
+/**
  * Forwards byte for byte to the database `target` names (a `postgres://` URL), so the service's
  * DATABASE_URL can point here. Nothing here parses the protocol: an outage is the sockets going away,
  * which is what a client sees when PostgreSQL restarts or its host reboots.
@@ -29,7 +42,7 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
 
   const server = createServer((client) => {
     if (down) {
-      client.resetAndDestroy();
+      reset(client);
       return;
     }
     accepted++;
@@ -56,7 +69,7 @@ export async function startTcpProxy(target: string): Promise<TcpProxy> {
   url.port = String((server.address() as AddressInfo).port);
 
   const resetAll = (): void => {
-    for (const socket of [...open]) socket.resetAndDestroy();
+    for (const socket of [...open]) reset(socket);
   };
   return {
     url: url.toString(),
