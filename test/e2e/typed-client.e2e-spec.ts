@@ -1,8 +1,8 @@
+import type { AddressInfo } from 'node:net';
 import createClient from 'openapi-fetch';
 import type { paths } from '../generated/api-types';
 import { createTestApp, type TestApp } from '../support/app';
 import { DEFAULT_PASSWORD, makeSite, makeUser, uid } from '../support/factories';
-import { freePort } from '../support/net';
 import { makePublished } from '../support/raffles';
 
 /**
@@ -18,9 +18,10 @@ describe('a client typed by the committed OpenAPI document', () => {
   let raffle: Awaited<ReturnType<typeof makePublished>>;
 
   beforeAll(async () => {
-    const port = await freePort();
     t = await createTestApp();
-    await t.app.listen(port, '127.0.0.1');
+    // Port 0: the kernel picks a free port as it binds (a port found free first can be taken meanwhile).
+    await t.app.listen(0, '127.0.0.1');
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
     client = createClient<paths>({ baseUrl: `http://127.0.0.1:${port}` });
     siteId = await makeSite(t);
     const admin = await makeUser(t, siteId, { role: 'admin' });
