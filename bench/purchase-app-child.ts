@@ -30,9 +30,10 @@ export class AppChild {
     return this.ipc.ask<T>({ ...(args ?? {}), cmd } as AppCommand);
   }
 
-  async cpuMs(): Promise<number> {
+  /** The app process's CPU so far, in ms: user and kernel (its socket writes are the kernel's). */
+  async cpu(): Promise<{ total: number; system: number }> {
     const u = await this.ask<NodeJS.CpuUsage>('cpu');
-    return (u.user + u.system) / 1000;
+    return { total: (u.user + u.system) / 1000, system: u.system / 1000 };
   }
 
   async close(): Promise<void> {

@@ -9,6 +9,7 @@ const ipOf = (n: number): string => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n
  */
 function runLoad(order: LoadOrder): Promise<LoadResult> {
   let next = 0;
+  const cpuBefore = process.cpuUsage();
   return autocannon({
     url: order.url,
     connections: order.connections,
@@ -37,7 +38,13 @@ function runLoad(order: LoadOrder): Promise<LoadResult> {
     p50: r.latency.p50,
     p99: r.latency.p99,
     setupCalls: next,
+    cpuMs: cpuMsSince(cpuBefore),
   }));
+}
+
+function cpuMsSince(before: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
 }
 
 process.once('message', (order: LoadOrder) => {

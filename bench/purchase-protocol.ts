@@ -44,6 +44,8 @@ export interface LoadResult {
   p50: number;
   p99: number;
   setupCalls: number;
+  /** The load generator's own CPU over the run (ms). */
+  cpuMs: number;
 }
 
 export interface LoadOrder {

@@ -6,6 +6,7 @@ import { SmtpSink } from '../test/support/smtp-sink.js';
 import { AppChild } from './purchase-app-child.js';
 import { ceiling, ceilingSetup, requireTools } from './purchase-ceiling.js';
 import { mailPhase, type MailFigures } from './purchase-mail.js';
+import { processCpuMs } from './process-cpu.js';
 import type { InitAnswer, LoadResult } from './purchase-protocol.js';
 import { loadInChild, median, paidOrders, verify } from './purchase-world.js';
 
@@ -34,6 +35,14 @@ interface Run {
   p99: number;
   errors: number;
   cpuMs: number;
+  /** Of which in the kernel (system time). */
+  sysMs: number;
+  /** PostgreSQL's CPU per confirmation (every backend of the cluster, Linux only). */
+  dbMs: number;
+  /** PostgreSQL's CPU per transaction of the ceiling run. */
+  ceilingDbMs?: number;
+  /** The rest of the machine's work per confirmation: the fake gateway (this process) and autocannon. */
+  harnessMs: number;
 }
 
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
@@ -61,9 +70,13 @@ async function appRun(
   const orders = await paidOrders(s.app, fakes, s.itemId, ORDERS);
   const ids = orders.map((o) => o.paymentId);
   if (PROFILE) await s.app.ask('profile-start');
-  const cpuBefore = await s.app.cpuMs();
+  const cpuBefore = await s.app.cpu();
+  const dbBefore = processCpuMs('postgres');
+  const ownBefore = process.cpuUsage();
   const load = await loadInChild({ url: s.init.url, ids, connections, ipBase });
-  const cpuMs = (await s.app.cpuMs()) - cpuBefore;
+  const own = process.cpuUsage(ownBefore);
+  const dbMs = processCpuMs('postgres') - dbBefore;
+  const cpuAfter = await s.app.cpu();
   if (PROFILE)
     await s.app.ask('profile-stop', { file: `${PROFILE}/${label}-c${connections}-${Date.now()}.cpuprofile` });
   const problems = await verify(s.init.databaseUrl, s.raffleId, ids);
@@ -76,7 +89,10 @@ async function appRun(
       p50: load.p50,
       p99: load.p99,
       errors: load.errors + load.non2xx,
-      cpuMs: cpuMs / Math.max(load.ok, 1),
+      cpuMs: (cpuAfter.total - cpuBefore.total) / Math.max(load.ok, 1),
+      sysMs: (cpuAfter.system - cpuBefore.system) / Math.max(load.ok, 1),
+      dbMs: dbMs / Math.max(load.ok, 1),
+      harnessMs: ((own.user + own.system) / 1000 + load.cpuMs) / Math.max(load.ok, 1),
     },
     load,
     problems,
@@ -102,14 +118,18 @@ async function bench(url: string): Promise<void> {
           for (const c of CONNECTIONS) {
             const { run, load, problems } = await appRun('postgres', fakes, s, c, ipBase);
             ipBase += load.setupCalls;
+            const dbBefore = processCpuMs('postgres');
             const limit = ceiling(url, c, CEILING_SECONDS);
             if (limit.failed) problems.push(`pgbench: ${limit.failed} failed transactions`);
             run.ceiling = limit.tps;
+            run.ceilingDbMs =
+              (processCpuMs('postgres') - dbBefore) / Math.max(limit.tps * CEILING_SECONDS, 1);
             (runs[c] ??= []).push(run);
             out(
               `rep ${rep} c=${String(c).padStart(2)}: app ${fixed(run.rate).padStart(5)}/s p50 ${run.p50} ms ` +
-                `p99 ${run.p99} ms errors ${run.errors} cpu ${fixed(run.cpuMs, 2)} ms/conf   ` +
-                `ceiling ${fixed(limit.tps).padStart(5)}/s (avg ${fixed(limit.latencyMs, 1)} ms)   ` +
+                `p99 ${run.p99} ms errors ${run.errors} cpu ${fixed(run.cpuMs, 2)} ms/conf (sys ${fixed(run.sysMs, 2)}) ` +
+                `db ${fixed(run.dbMs, 2)} harness ${fixed(run.harnessMs, 2)} ms/conf   ceiling ${fixed(limit.tps).padStart(5)}/s ` +
+                `(avg ${fixed(limit.latencyMs, 1)} ms, db ${fixed(run.ceilingDbMs, 2)} ms/tx)   ` +
                 `ratio ${fixed(run.rate / limit.tps, 2)}` +
                 (problems.length ? `   INCORRECT: ${problems.join('; ')}` : '   checks ok'),
             );
@@ -127,12 +147,17 @@ async function bench(url: string): Promise<void> {
             p99_ms: median(rs.map((r) => r.p99)),
             errors: rs.reduce((n, r) => n + r.errors, 0),
             cpu_ms: Number(median(rs.map((r) => r.cpuMs)).toFixed(2)),
+            cpu_sys_ms: Number(median(rs.map((r) => r.sysMs)).toFixed(2)),
+            db_cpu_ms: Number(median(rs.map((r) => r.dbMs)).toFixed(2)),
+            ceiling_db_cpu_ms: Number(median(rs.map((r) => r.ceilingDbMs ?? NaN)).toFixed(2)),
+            harness_cpu_ms: Number(median(rs.map((r) => r.harnessMs)).toFixed(2)),
           };
           summary[`c${c}`] = fig;
           out(
             `c=${String(c).padStart(2)}  app ${String(fig.rate).padStart(5)} conf/s  p50 ${fig.p50_ms} ms  ` +
-              `p99 ${fig.p99_ms} ms  errors ${fig.errors}  cpu ${fig.cpu_ms} ms/conf   ceiling ` +
-              `${String(fig.ceiling).padStart(5)}/s   app/ceiling ${fig.ratio}`,
+              `p99 ${fig.p99_ms} ms  errors ${fig.errors}  cpu ${fig.cpu_ms} ms/conf (sys ${fig.cpu_sys_ms})  db ` +
+              `${fig.db_cpu_ms} harness ${fig.harness_cpu_ms} ms/conf   ceiling ${String(fig.ceiling).padStart(5)}/s (db ${fig.ceiling_db_cpu_ms} ` +
+              `ms/tx)   app/ceiling ${fig.ratio}`,
           );
         }
       } finally {
