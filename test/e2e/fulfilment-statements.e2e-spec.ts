@@ -13,6 +13,43 @@ interface Sent {
   client: unknown;
   /** The statements of one message, in order (several travel together in the simple protocol). */
   statements: string[];
+  /** The message as sent. */
+  raw: string;
+}
+
+/**
+ * Statements PostgreSQL keeps planned per connection (`keepPlan`) travel as `PREPARE name AS <sql>` on
+ * their first use on a connection and as `EXECUTE name(…)` after; the tap reads each EXECUTE as the SQL it
+ * runs and drops the PREPARE (it runs nothing), so the assertions below hold on both engines. It listens
+ * from before the app starts, so it has seen every PREPARE.
+ */
+const prepared = new Map<string, string>();
+let tapped: Sent[] | undefined;
+const untapped = Client.prototype.query;
+
+function statementsOf(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split(/;\n/)) {
+    const t = raw.replace(/\s+/g, ' ').trim();
+    const prepare = /^PREPARE (\w+) AS (.*)$/is.exec(t);
+    if (prepare) {
+      prepared.set(prepare[1], prepare[2]);
+      continue;
+    }
+    const execute = /^EXECUTE (\w+)/i.exec(t);
+    out.push(execute ? (prepared.get(execute[1]) ?? t) : t);
+  }
+  return out;
+}
+
+function tap(): void {
+  Client.prototype.query = function (this: unknown, ...args: unknown[]) {
+    const q = args[0] as string | { text?: string };
+    const raw = typeof q === 'string' ? q : (q.text ?? '');
+    const statements = statementsOf(raw); // read always: a PREPARE outside a window still names a plan
+    tapped?.push({ client: this, statements, raw });
+    return (untapped as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof untapped;
 }
 
 /**
@@ -22,20 +59,11 @@ interface Sent {
  */
 async function messagesOf(work: () => Promise<unknown>): Promise<Sent[]> {
   const sent: Sent[] = [];
-  const original = Client.prototype.query;
-  Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string };
-    const text = typeof q === 'string' ? q : (q.text ?? '');
-    sent.push({
-      client: this,
-      statements: text.split(/;\n/).map((t) => t.replace(/\s+/g, ' ').trim()),
-    });
-    return (original as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof original;
+  tapped = sent;
   try {
     await work();
   } finally {
-    Client.prototype.query = original;
+    tapped = undefined;
   }
   return sent;
 }
@@ -47,9 +75,13 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
   let w: PaymentsWorld;
 
   beforeAll(async () => {
+    tap();
     w = await startPaymentsWorld();
   });
-  afterAll(() => stopPaymentsWorld(w));
+  afterAll(async () => {
+    await stopPaymentsWorld(w);
+    Client.prototype.query = untapped;
+  });
 
   async function paidOrder(quantity = 2): Promise<string> {
     const raffle = await raffleOn(w, { points_enabled: true, points_multiplier: 2 });
@@ -72,6 +104,19 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
     expect(last[counter]).toMatch(/INSERT INTO raffle_entries/i);
     expect(last.slice(counter + 1)).toEqual(['COMMIT']);
     expect(sent.slice(at + 1).filter((m) => m.client === sent[at].client)).toEqual([]);
+  });
+
+  it('runs the claim and the counter by plans PostgreSQL keeps per connection (literals on the embedded database)', async () => {
+    const orderId = await paidOrder();
+    const messages = (await messagesOf(() => confirm(w, orderId).expect(200))).map((m) => m.raw.split(/;\n/));
+    const opening = messages.find((m) => m[0] === 'START TRANSACTION');
+    const closing = messages.find((m) => m[m.length - 1] === 'COMMIT');
+    if (process.env.TEST_DATABASE_URL) {
+      expect(opening?.[opening.length - 1]).toMatch(/^EXECUTE kept_\w+\('/);
+      expect(closing?.[closing.length - 2]).toMatch(/^EXECUTE kept_\w+\('/);
+    } else {
+      expect(messages.flat().filter((t) => /^(PREPARE|EXECUTE) /.test(t))).toEqual([]);
+    }
   });
 
   it('commits nothing of a paid order whose tickets went between its plan and its counter', async () => {

@@ -1,5 +1,5 @@
 import { escapeLiteral } from 'pg';
-import { inlineParameters } from './sql-literals.js';
+import { inlineParameters, parameterLiterals } from './sql-literals.js';
 
 describe('inlineParameters', () => {
   it('writes each placeholder as a literal of its value, $10 not mistaken for $1', () => {
@@ -45,5 +45,19 @@ describe('inlineParameters', () => {
     expect(() => inlineParameters('SELECT $1', [Number.NaN], escapeLiteral)).toThrow(RangeError);
     expect(() => inlineParameters('SELECT $1', [Symbol('x')], escapeLiteral)).toThrow(TypeError);
     expect(() => inlineParameters('SELECT $2', [1], escapeLiteral)).toThrow(RangeError);
+  });
+});
+
+describe('parameterLiterals', () => {
+  it("answers each placeholder's literal in order, leaving out values past the highest placeholder", () => {
+    expect(parameterLiterals('SELECT $2, $1, $2', ['a', 3, 'unused'], escapeLiteral)).toEqual(["'a'", '3']);
+  });
+
+  it('answers null when a placeholder below the highest is never used (its type could not be inferred)', () => {
+    expect(parameterLiterals('SELECT $1, $3', [1, 2, 3], escapeLiteral)).toBeNull();
+  });
+
+  it('refuses a statement that names more placeholders than there are values', () => {
+    expect(() => parameterLiterals('SELECT $2', [1], escapeLiteral)).toThrow(RangeError);
   });
 });

@@ -28,6 +28,23 @@ export function inlineParameters(
   return out;
 }
 
+/**
+ * The parameters of a statement with placeholders `$1`…`$n` written as literals, in order (`EXECUTE`'s
+ * arguments); null when some placeholder below the highest is never used (PostgreSQL could not tell its
+ * type when preparing the statement).
+ */
+export function parameterLiterals(
+  sql: string,
+  values: readonly unknown[],
+  escapeLiteral: (text: string) => string,
+): string[] | null {
+  const { slots } = template(sql);
+  const count = slots.length ? Math.max(...slots) + 1 : 0;
+  if (count > values.length) throw new RangeError(`no value for $${count}`);
+  for (let i = 0; i < count; i++) if (!slots.includes(i)) return null;
+  return values.slice(0, count).map((v) => literal(v, escapeLiteral));
+}
+
 /** A statement split at its placeholders once: the same few statements are written many times a second. */
 const TEMPLATES = new Map<string, { texts: string[]; slots: number[] }>();
 

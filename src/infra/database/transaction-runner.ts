@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { ClientBase, QueryResult } from 'pg';
 import {
@@ -11,6 +11,7 @@ import {
   type QueryRunner,
   type Repository,
 } from 'typeorm';
+import { SessionPlans } from './kept-plans.js';
 import { inlineParameters } from './sql-literals.js';
 
 interface OpenTransaction {
@@ -22,6 +23,8 @@ interface OpenTransaction {
   afterCommit: Array<() => void>;
   /** Committed by `commitWith`: nothing more may run in it. */
   committed: boolean;
+  /** The session's prepared statements (PostgreSQL only). */
+  plans?: SessionPlans;
 }
 
 /** TypeORM's transaction state on a query runner, set when this class opens or ends a transaction itself. */
@@ -42,10 +45,23 @@ type RunnerState = { isTransactionActive: boolean; transactionDepth: number; dat
  * kept), and `commitWith` sends what is held, the last statement and COMMIT together.
  */
 @Injectable()
-export class TransactionRunner {
+export class TransactionRunner implements OnModuleInit {
   private readonly current = new AsyncLocalStorage<OpenTransaction>();
+  private readonly sessions = new WeakMap<ClientBase, SessionPlans>();
+  /**
+   * Whether connections keep the plans of `keepPlan` statements: on PostgreSQL, not on the embedded
+   * database, whose one session every connection shares (STACK.md) — there a name prepared by one
+   * connection would exist for all. Told by the server itself, as the embedded one may also be reached
+   * through a DATABASE_URL (the e2e run).
+   */
+  private keepPlans = false;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async onModuleInit(): Promise<void> {
+    const [{ version }] = await this.dataSource.query<Array<{ version: string }>>('SELECT version()');
+    this.keepPlans = !/PGlite|emscripten/i.test(version);
+  }
 
   /** The open transaction's manager, or the pool's outside any transaction. */
   get manager(): EntityManager {
@@ -104,7 +120,7 @@ export class TransactionRunner {
   defer(sql: string, values: readonly unknown[]): void {
     const open = this.current.getStore();
     if (!open || open.committed) throw new Error('defer needs an open transaction');
-    open.deferred.push(inlineParameters(sql, values, (s) => open.client.escapeLiteral(s)));
+    open.deferred.push(...this.written(open, sql, values));
   }
 
   /**
@@ -162,7 +178,14 @@ export class TransactionRunner {
     const runner = this.dataSource.createQueryRunner();
     try {
       const client = (await runner.connect()) as ClientBase;
-      const open: OpenTransaction = { runner, client, deferred: [], afterCommit: [], committed: false };
+      const open: OpenTransaction = {
+        runner,
+        client,
+        deferred: [],
+        afterCommit: [],
+        committed: false,
+        plans: this.plansOf(client),
+      };
       this.flushBeforeEachQuery(open);
       let result: T;
       try {
@@ -170,7 +193,7 @@ export class TransactionRunner {
         result = await this.current.run(open, work);
         if (!open.committed) await this.commit(open);
       } catch (error) {
-        open.deferred.length = 0;
+        open.plans?.lost(this.takeDeferred(open));
         if (!open.committed && runner.isTransactionActive)
           await runner.rollbackTransaction().catch(() => undefined);
         throw error;
@@ -220,10 +243,24 @@ export class TransactionRunner {
     state.transactionDepth = 0;
   }
 
+  private plansOf(client: ClientBase): SessionPlans | undefined {
+    if (!this.keepPlans) return undefined;
+    let plans = this.sessions.get(client);
+    if (!plans) this.sessions.set(client, (plans = new SessionPlans()));
+    return plans;
+  }
+
+  /** A statement as the message carries it: by its kept plan (`keepPlan`), else with literals for parameters. */
+  private written(open: OpenTransaction, sql: string, values: readonly unknown[]): string[] {
+    if (!values.length) return [sql];
+    const escape = (s: string) => open.client.escapeLiteral(s);
+    return open.plans?.statements(sql, values, escape) ?? [inlineParameters(sql, values, escape)];
+  }
+
   /**
-   * One simple-protocol message: `before` (statements already written out), the statement with its
-   * parameters written as literals, then `after`; answers that statement's rows. Errors are TypeORM's
-   * `QueryFailedError`, as for any other statement.
+   * One simple-protocol message: `before` (statements already written out), the statement (with its
+   * parameters written as literals, or by its kept plan), then `after`; answers that statement's rows.
+   * Errors are TypeORM's `QueryFailedError`, as for any other statement.
    */
   private async send<R extends object>(
     open: OpenTransaction,
@@ -231,15 +268,19 @@ export class TransactionRunner {
     statement: { sql: string; values: readonly unknown[] },
     after: string[],
   ): Promise<R[]> {
-    const main = statement.values.length
-      ? inlineParameters(statement.sql, statement.values, (s) => open.client.escapeLiteral(s))
-      : statement.sql;
-    const text = [...before, main, ...after].join(';\n');
+    const statements = [...before, ...this.written(open, statement.sql, statement.values)];
+    const answering = statements.length - 1;
+    statements.push(...after);
+    const text = statements.join(';\n');
+    let answer: unknown;
     try {
-      const results = (await open.client.query(text)) as unknown as QueryResult<R> | QueryResult<R>[];
-      return Array.isArray(results) ? results[before.length].rows : results.rows;
+      answer = await open.client.query(text);
     } catch (error) {
+      open.plans?.lost(statements);
       throw new QueryFailedError(text, [], error as Error);
     }
+    open.plans?.sent(statements);
+    const results = answer as QueryResult<R> | QueryResult<R>[];
+    return Array.isArray(results) ? results[answering].rows : results.rows;
   }
 }

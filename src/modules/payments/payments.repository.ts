@@ -10,6 +10,7 @@ import {
   PaymentTransaction,
   type PaymentStatus,
 } from './entities/payment-transaction.entity.js';
+import { keepPlan } from '#app/infra/database/kept-plans.js';
 
 const head = (p: string): string =>
   [
@@ -91,7 +92,7 @@ export const CLIENT_CLAIMS_KEPT = 10;
  * only a payment nobody fulfilled yet, still open or given up (a late success), moves; the locking
  * subquery hands back the status it moved from. Zero rows: another caller won, or the payment is final.
  */
-const CLAIM_SUCCESS = `
+const CLAIM_SUCCESS = keepPlan(`
   UPDATE payment_transactions p
      SET status = 'succeeded', fulfilled_at = now(), fulfilment = $2, updated_at = now(),
          gateway_transaction_id = COALESCE($3, p.gateway_transaction_id),
@@ -108,7 +109,7 @@ const CLAIM_SUCCESS = `
            || CASE WHEN $7::text IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('unfillable', $7::text) END
     FROM (SELECT status FROM payment_transactions WHERE id = $1 FOR UPDATE) previous
    WHERE p.id = $1 AND p.fulfilled_at IS NULL AND p.status IN ('pending', 'review', 'failed', 'cancelled')
-  RETURNING previous.status AS previous_status, ${head('p')}`;
+  RETURNING previous.status AS previous_status, ${head('p')}`);
 
 export type NewPayment = Omit<
   PaymentTransaction,

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { type EntityManager, In, type Repository } from 'typeorm';
 import { PointTransaction } from './entities/point-transaction.entity.js';
 import { RewardsBalance } from './entities/rewards-balance.entity.js';
+import { keepPlan } from '#app/infra/database/kept-plans.js';
 
 export type NewPointTransaction = Pick<
   PointTransaction,
@@ -43,7 +44,7 @@ export const DEBIT_FOR_CLAIM = `
   SELECT * FROM debited UNION ALL SELECT * FROM counted`;
 
 /** A payment's earn and the balance it moves, in one statement (see `earnOnceForPayment`). */
-export const EARN_ONCE_FOR_PAYMENT = `
+export const EARN_ONCE_FOR_PAYMENT = keepPlan(`
   WITH earned AS (
     ${INSERT}
     ON CONFLICT (payment_transaction_id) WHERE transaction_type = 'earn' AND payment_transaction_id IS NOT NULL
@@ -54,7 +55,7 @@ export const EARN_ONCE_FOR_PAYMENT = `
      SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
          lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
          updated_at = now()
-  RETURNING current_points`;
+  RETURNING current_points`);
 
 /**
  * Many payments' earns and the balances they move, in one statement: each ledger row goes in unless its

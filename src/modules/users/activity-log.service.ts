@@ -4,6 +4,7 @@ import { In } from 'typeorm';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { ActivityLog } from './entities/activity-log.entity.js';
+import { keepPlan } from '#app/infra/database/kept-plans.js';
 
 export interface ActivityEntry {
   userId: string | null;
@@ -16,10 +17,10 @@ export interface ActivityEntry {
   metadata?: Record<string, unknown>;
 }
 
-const INSERT_ACTIVITY = `
+const INSERT_ACTIVITY = keepPlan(`
   INSERT INTO activity_logs (user_id, site_id, activity_type, description, severity, ip_address, user_agent,
                              request_id, session_id, resource_type, resource_id, metadata)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`;
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`);
 
 function activityValues(entry: ActivityEntry, meta: RequestMeta): unknown[] {
   return [

@@ -4,6 +4,7 @@ import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { EntryMethod } from './entities/raffle-entry.entity.js';
 import type { refusalOf } from './entries.rules.js';
 import { RaffleEntry } from './entities/raffle-entry.entity.js';
+import { keepPlan } from '#app/infra/database/kept-plans.js';
 
 /** An entry as the counter's statement writes it: everything but the ticket range, which it assigns. */
 export type NewEntry = Omit<RaffleEntry, 'created_at' | 'ticket_from' | 'ticket_to' | 'raffle' | 'user'>;
@@ -38,7 +39,7 @@ export class TicketsRefused extends Error {
  * Sent with COMMIT in one round trip (`TransactionRunner.commitWith`), so when it takes nothing it must
  * fail: `tickets_refused` raises with the cap's verdict and the raffle's state, aborting the transaction.
  */
-const TAKE_AND_ENTER = `
+const TAKE_AND_ENTER = keepPlan(`
   WITH capped AS (
     INSERT INTO raffle_user_entries (raffle_id, user_id, entries_count)
     SELECT $1, $5, $2 WHERE $14::integer IS NULL OR $2 <= $14::integer
@@ -74,7 +75,7 @@ const TAKE_AND_ENTER = `
            'raffle', (SELECT to_jsonb(r) FROM (SELECT active, draft, archived, closed, is_drawn, start_date, end_date,
                                                        current_entries, total_entries_available
                                                   FROM raffles WHERE id = $1) r)))
-   WHERE NOT EXISTS (SELECT 1 FROM taken)`;
+   WHERE NOT EXISTS (SELECT 1 FROM taken)`);
 
 @Injectable()
 export class EntriesRepository {
