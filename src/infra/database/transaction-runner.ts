@@ -59,8 +59,11 @@ export class TransactionRunner implements OnModuleInit {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async onModuleInit(): Promise<void> {
-    const [{ version }] = await this.dataSource.query<Array<{ version: string }>>('SELECT version()');
-    this.keepPlans = !/PGlite|emscripten/i.test(version);
+    // Unanswered (the database went away right after the pool connected): plans are simply not kept.
+    const rows = await this.dataSource
+      .query<Array<{ version: string }>>('SELECT version()')
+      .catch((): Array<{ version: string }> => []);
+    this.keepPlans = rows.length > 0 && !/PGlite|emscripten/i.test(rows[0].version);
   }
 
   /** The open transaction's manager, or the pool's outside any transaction. */
