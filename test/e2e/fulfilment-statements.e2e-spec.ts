@@ -111,6 +111,8 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
     const messages = (await messagesOf(() => confirm(w, orderId).expect(200))).map((m) => m.raw.split(/;\n/));
     const opening = messages.find((m) => m[0] === 'START TRANSACTION');
     const closing = messages.find((m) => m[m.length - 1] === 'COMMIT');
+    expect(opening).toBeDefined();
+    expect(closing).toBeDefined();
     if (process.env.TEST_DATABASE_URL) {
       expect(opening?.[opening.length - 1]).toMatch(/^EXECUTE kept_\w+\('/);
       expect(closing?.[closing.length - 2]).toMatch(/^EXECUTE kept_\w+\('/);

@@ -8,8 +8,8 @@ const KEPT = new Set<string>();
  * Marks a statement as one PostgreSQL should plan once per connection rather than on every run: the few
  * statements every sale sends (its claim, its counter, its activity row, its points). Sent through
  * `TransactionRunner`'s one-message transactions, their parameters are literals, so PostgreSQL parses
- * and plans them each time — the counter's statement cost the database ~0.5 ms of CPU a sale that way and
- * ~0.2 ms as a prepared statement. Answers `sql`, to wrap the constant that holds it.
+ * and plans them each time — the counter's statement cost the database ~0.7 ms of CPU a sale that way and
+ * ~0.25 ms as a prepared statement (pgbench, docs/DECISIONS.md). Answers `sql`, to wrap the constant that holds it.
  */
 export function keepPlan(sql: string): string {
   KEPT.add(sql);
