@@ -1,5 +1,6 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { IpcChild } from './ipc-child.js';
 import type { AppCommand } from './purchase-protocol.js';
 
@@ -31,9 +32,10 @@ export class AppChild {
   }
 
   /** The app process's CPU so far, in ms: user and kernel (its socket writes are the kernel's). */
-  async cpu(): Promise<{ total: number; system: number }> {
-    const u = await this.ask<NodeJS.CpuUsage>('cpu');
-    return { total: (u.user + u.system) / 1000, system: u.system / 1000 };
+  /** The app's CPU (every thread) and its event loop's busy time (the one thread that runs requests). */
+  async cpu(): Promise<{ total: number; system: number; elu: EventLoopUtilization }> {
+    const u = await this.ask<NodeJS.CpuUsage & { elu: EventLoopUtilization }>('cpu');
+    return { total: (u.user + u.system) / 1000, system: u.system / 1000, elu: u.elu };
   }
 
   async close(): Promise<void> {

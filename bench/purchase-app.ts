@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
@@ -40,7 +41,7 @@ class AppProcess {
       case 'trace':
         return this.trace(c.paymentId);
       case 'cpu':
-        return process.cpuUsage();
+        return { ...process.cpuUsage(), elu: performance.eventLoopUtilization() };
       case 'profile-start':
         return this.profileStart();
       case 'profile-stop':

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { startFakeGateways, type FakeGateways } from '../test/support/fake-gateways.js';
 import { SmtpSink } from '../test/support/smtp-sink.js';
@@ -37,6 +38,8 @@ interface Run {
   cpuMs: number;
   /** Of which in the kernel (system time). */
   sysMs: number;
+  /** The share of the run the app's event loop was busy (1: the one thread that runs requests is the limit). */
+  loopBusy: number;
   /** PostgreSQL's CPU per confirmation (every backend of the cluster, Linux only). */
   dbMs: number;
   /** PostgreSQL's CPU per transaction of the ceiling run. */
@@ -91,6 +94,7 @@ async function appRun(
       errors: load.errors + load.non2xx,
       cpuMs: (cpuAfter.total - cpuBefore.total) / Math.max(load.ok, 1),
       sysMs: (cpuAfter.system - cpuBefore.system) / Math.max(load.ok, 1),
+      loopBusy: performance.eventLoopUtilization(cpuAfter.elu, cpuBefore.elu).utilization,
       dbMs: dbMs / Math.max(load.ok, 1),
       harnessMs: ((own.user + own.system) / 1000 + load.cpuMs) / Math.max(load.ok, 1),
     },
@@ -127,7 +131,8 @@ async function bench(url: string): Promise<void> {
             (runs[c] ??= []).push(run);
             out(
               `rep ${rep} c=${String(c).padStart(2)}: app ${fixed(run.rate).padStart(5)}/s p50 ${run.p50} ms ` +
-                `p99 ${run.p99} ms errors ${run.errors} cpu ${fixed(run.cpuMs, 2)} ms/conf (sys ${fixed(run.sysMs, 2)}) ` +
+                `p99 ${run.p99} ms errors ${run.errors} cpu ${fixed(run.cpuMs, 2)} ms/conf (sys ${fixed(run.sysMs, 2)}, ` +
+                `loop ${fixed(run.loopBusy * 100)}% busy) ` +
                 `db ${fixed(run.dbMs, 2)} harness ${fixed(run.harnessMs, 2)} ms/conf   ceiling ${fixed(limit.tps).padStart(5)}/s ` +
                 `(avg ${fixed(limit.latencyMs, 1)} ms, db ${fixed(run.ceilingDbMs, 2)} ms/tx)   ` +
                 `ratio ${fixed(run.rate / limit.tps, 2)}` +
@@ -148,6 +153,7 @@ async function bench(url: string): Promise<void> {
             errors: rs.reduce((n, r) => n + r.errors, 0),
             cpu_ms: Number(median(rs.map((r) => r.cpuMs)).toFixed(2)),
             cpu_sys_ms: Number(median(rs.map((r) => r.sysMs)).toFixed(2)),
+            loop_busy: Number(median(rs.map((r) => r.loopBusy)).toFixed(2)),
             db_cpu_ms: Number(median(rs.map((r) => r.dbMs)).toFixed(2)),
             ceiling_db_cpu_ms: Number(median(rs.map((r) => r.ceilingDbMs ?? NaN)).toFixed(2)),
             harness_cpu_ms: Number(median(rs.map((r) => r.harnessMs)).toFixed(2)),
@@ -155,7 +161,8 @@ async function bench(url: string): Promise<void> {
           summary[`c${c}`] = fig;
           out(
             `c=${String(c).padStart(2)}  app ${String(fig.rate).padStart(5)} conf/s  p50 ${fig.p50_ms} ms  ` +
-              `p99 ${fig.p99_ms} ms  errors ${fig.errors}  cpu ${fig.cpu_ms} ms/conf (sys ${fig.cpu_sys_ms})  db ` +
+              `p99 ${fig.p99_ms} ms  errors ${fig.errors}  cpu ${fig.cpu_ms} ms/conf (sys ${fig.cpu_sys_ms}, loop ` +
+              `${Math.round(fig.loop_busy * 100)}% busy)  db ` +
               `${fig.db_cpu_ms} harness ${fig.harness_cpu_ms} ms/conf   ceiling ${String(fig.ceiling).padStart(5)}/s (db ${fig.ceiling_db_cpu_ms} ` +
               `ms/tx)   app/ceiling ${fig.ratio}`,
           );

@@ -15,6 +15,8 @@ interface Sent {
   statements: string[];
   /** The message as sent. */
   raw: string;
+  /** The pg driver's statement name, when it went as a named (kept) statement. */
+  name?: string;
 }
 
 /**
@@ -44,10 +46,10 @@ function statementsOf(text: string): string[] {
 
 function tap(): void {
   Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string };
+    const q = args[0] as string | { text?: string; name?: string };
     const raw = typeof q === 'string' ? q : (q.text ?? '');
     const statements = statementsOf(raw); // read always: a PREPARE outside a window still names a plan
-    tapped?.push({ client: this, statements, raw });
+    tapped?.push({ client: this, statements, raw, name: typeof q === 'string' ? undefined : q.name });
     return (untapped as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof untapped;
 }
@@ -106,18 +108,29 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
     expect(sent.slice(at + 1).filter((m) => m.client === sent[at].client)).toEqual([]);
   });
 
-  it('runs the claim and the counter by plans PostgreSQL keeps per connection (literals on the embedded database)', async () => {
+  it('runs every statement of a sale by plans PostgreSQL keeps per connection (literals on the embedded database)', async () => {
     const orderId = await paidOrder();
-    const messages = (await messagesOf(() => confirm(w, orderId).expect(200))).map((m) => m.raw.split(/;\n/));
+    const sent = await messagesOf(() => confirm(w, orderId).expect(200));
+    const messages = sent.map((m) => m.raw.split(/;\n/));
     const opening = messages.find((m) => m[0] === 'START TRANSACTION');
     const closing = messages.find((m) => m[m.length - 1] === 'COMMIT');
     expect(opening).toBeDefined();
     expect(closing).toBeDefined();
+    const reads = sent.filter((m) =>
+      /^SELECT .* FROM (payment_transactions|raffles) /i.test(m.statements[0]),
+    );
+    expect(reads).toHaveLength(2); // the payment's head, the raffle's rules
     if (process.env.TEST_DATABASE_URL) {
-      expect(opening?.[opening.length - 1]).toMatch(/^EXECUTE kept_\w+\('/);
-      expect(closing?.[closing.length - 2]).toMatch(/^EXECUTE kept_\w+\('/);
+      // A PREPARE goes only on a connection's first use of a statement: what runs is an EXECUTE.
+      const executed = (m: string[] | undefined) => (m ?? []).filter((t) => !t.startsWith('PREPARE '));
+      expect(executed(opening).slice(1)).toEqual([expect.stringMatching(/^EXECUTE kept_\w+\('/)]);
+      const closingRuns = executed(closing).slice(0, -1);
+      expect(closingRuns.length).toBeGreaterThanOrEqual(5); // activity, job, points, referral, counter
+      for (const statement of closingRuns) expect(statement).toMatch(/^EXECUTE kept_\w+\(/);
+      for (const read of reads) expect(read.name).toMatch(/^plan_\w+$/);
     } else {
       expect(messages.flat().filter((t) => /^(PREPARE|EXECUTE) /.test(t))).toEqual([]);
+      expect(reads.map((m) => m.name)).toEqual([undefined, undefined]);
     }
   });
 

@@ -1,5 +1,5 @@
 import { escapeLiteral } from 'pg';
-import { keepPlan, SessionPlans } from './kept-plans.js';
+import { driverPlanName, keepPlan, SessionPlans } from './kept-plans.js';
 
 const KEPT = keepPlan('UPDATE t SET n = n + $2 WHERE id = $1');
 
@@ -43,5 +43,18 @@ describe('SessionPlans', () => {
 
   it('leaves statements not marked with keepPlan to be written with literals', () => {
     expect(new SessionPlans().statements('SELECT $1', [1], escapeLiteral)).toBeNull();
+  });
+});
+
+describe('driverPlanName', () => {
+  it('names a kept statement by its text, the same name each time it is marked', () => {
+    const name = driverPlanName(KEPT);
+    expect(name).toMatch(/^plan_[0-9a-f]{16}$/);
+    expect(driverPlanName(keepPlan('UPDATE t SET n = n + $2 WHERE id = $1'))).toBe(name);
+    expect(driverPlanName(keepPlan('UPDATE t SET n = n - $2 WHERE id = $1'))).not.toBe(name);
+  });
+
+  it('has no name for a statement not marked with keepPlan: it runs unnamed', () => {
+    expect(driverPlanName('SELECT 1 WHERE $1')).toBeUndefined();
   });
 });

@@ -1,19 +1,32 @@
 import { createHash } from 'node:crypto';
 import { parameterLiterals } from './sql-literals.js';
 
-/** The statements worth a plan kept on each connection (`keepPlan`). */
-const KEPT = new Set<string>();
+/** The statements worth a plan kept on each connection (`keepPlan`), each with the hash that names it. */
+const KEPT = new Map<string, string>();
 
 /**
  * Marks a statement as one PostgreSQL should plan once per connection rather than on every run: the few
- * statements every sale sends (its claim, its counter, its activity row, its points). Sent through
+ * statements every sale sends (its reads, its claim, its counter, its activity row, its points, its queued
+ * job, its referral check). Sent through
  * `TransactionRunner`'s one-message transactions, their parameters are literals, so PostgreSQL parses
  * and plans them each time — the counter's statement cost the database ~0.7 ms of CPU a sale that way and
- * ~0.25 ms as a prepared statement (pgbench, docs/DECISIONS.md). Answers `sql`, to wrap the constant that holds it.
+ * ~0.25 ms as a prepared statement (pgbench, docs/DECISIONS.md). A read outside any transaction goes through
+ * `TransactionRunner.query`, which runs a kept statement as a named one. Answers `sql`, to wrap the constant
+ * that holds it; marking the same text again costs a lookup.
  */
 export function keepPlan(sql: string): string {
-  KEPT.add(sql);
+  if (!KEPT.has(sql)) KEPT.set(sql, createHash('sha1').update(sql).digest('hex').slice(0, 16));
   return sql;
+}
+
+/**
+ * The name a kept statement runs under as the pg driver's own named statement (a read outside any
+ * transaction, on whichever pool connection it gets): the driver parses it once per connection and
+ * remembers that it did, so nothing here needs to.
+ */
+export function driverPlanName(sql: string): string | undefined {
+  const hash = KEPT.get(sql);
+  return hash === undefined ? undefined : `plan_${hash}`;
 }
 
 /**
@@ -36,13 +49,14 @@ export class SessionPlans {
     values: readonly unknown[],
     escapeLiteral: (text: string) => string,
   ): string[] | null {
-    if (!KEPT.has(sql)) return null;
+    const hash = KEPT.get(sql);
+    if (hash === undefined) return null;
     const literals = parameterLiterals(sql, values, escapeLiteral);
     if (!literals) return null;
     const args = literals.length ? `(${literals.join(', ')})` : '';
     const known = this.prepared.get(sql) ?? this.pending.get(sql);
     if (known) return [`EXECUTE ${known}${args}`];
-    const name = `kept_${createHash('sha1').update(sql).digest('hex').slice(0, 16)}_${this.generation}`;
+    const name = `kept_${hash}_${this.generation}`;
     this.pending.set(sql, name);
     return [`PREPARE ${name} AS ${sql}`, `EXECUTE ${name}${args}`];
   }

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { ClientBase, QueryResult } from 'pg';
+import type { ClientBase, Pool, QueryResult } from 'pg';
 import {
   type DataSource,
   type EntityManager,
@@ -11,7 +11,7 @@ import {
   type QueryRunner,
   type Repository,
 } from 'typeorm';
-import { SessionPlans } from './kept-plans.js';
+import { driverPlanName, SessionPlans } from './kept-plans.js';
 import { inlineParameters } from './sql-literals.js';
 
 interface OpenTransaction {
@@ -72,6 +72,24 @@ export class TransactionRunner implements OnModuleInit {
     if (!open) return this.dataSource.manager;
     if (open.committed) throw new Error('The transaction has committed: nothing more may run in it.');
     return open.runner.manager;
+  }
+
+  /**
+   * Runs one statement in the ambient transaction, else on the pool. Outside a transaction a `keepPlan`
+   * statement runs as the pg driver's named statement on PostgreSQL: parsed and planned once per pool
+   * connection, not on every sale (a sale's reads of its payment and its raffle). Errors are TypeORM's
+   * `QueryFailedError`, as for any other statement.
+   */
+  async query<R extends object>(sql: string, values: readonly unknown[]): Promise<R[]> {
+    const name = this.keepPlans && !this.active ? driverPlanName(sql) : undefined;
+    if (!name) return this.manager.query<R[]>(sql, values as unknown[]);
+    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    try {
+      const result = await pool.query<R>({ name, text: sql, values: values as unknown[] });
+      return result.rows;
+    } catch (error) {
+      throw new QueryFailedError(sql, values as unknown[], error as Error);
+    }
   }
 
   /** Whether the caller runs inside a transaction. */

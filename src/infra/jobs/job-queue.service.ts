@@ -3,6 +3,7 @@ import PgBoss from 'pg-boss';
 import type { EntityManager } from 'typeorm';
 import { AppConfig } from '#app/config/app-config.js';
 import { DATABASE_URL } from '#app/infra/database/database.tokens.js';
+import { keepPlan } from '#app/infra/database/kept-plans.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Inject } from '@nestjs/common';
 import { JOB_NAMES, type JobHandler, type JobMap, type JobName } from './job.types.js';
@@ -204,21 +205,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
   async enqueue<N extends JobName>(name: N, data: JobMap[N], options: EnqueueOptions = {}): Promise<void> {
     const { manager: given, defer, ...jobOptions } = options;
     const manager = given ?? (this.tx.active ? this.tx.manager : undefined);
-    const db = defer
-      ? {
-          executeSql: (text: string, values: unknown[]) => {
-            this.tx.defer(text, values);
-            return Promise.resolve({ rows: [] });
-          },
-        }
-      : manager
-        ? {
-            executeSql: async (text: string, values: unknown[]) => {
-              const rows = await manager.query<unknown[]>(text, values);
-              return { rows };
-            },
-          }
-        : undefined;
+    const db = this.executor(defer, manager);
     await this.boss.send(name, data, { ...jobOptions, ...(db ? { db } : {}) });
     if (this.workers.has(name)) this.tx.afterCommit(() => this.wake(name));
   }
@@ -244,25 +231,32 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
   ): Promise<void> {
     if (!datas.length) return;
     const manager = this.tx.active ? this.tx.manager : undefined;
-    const db = options.defer
-      ? {
-          executeSql: (text: string, values: unknown[]) => {
-            this.tx.defer(text, values);
-            return Promise.resolve({ rows: [] });
-          },
-        }
-      : manager
-        ? {
-            executeSql: async (text: string, values: unknown[]) => ({
-              rows: await manager.query<unknown[]>(text, values),
-            }),
-          }
-        : undefined;
+    const db = this.executor(options.defer, manager);
     await this.boss.insert(
       datas.map((data) => ({ name, data })),
       db ? { db } : {},
     );
     if (this.workers.has(name)) this.tx.afterCommit(() => this.wake(name));
+  }
+
+  /**
+   * Where pg-boss writes a job: deferred to travel with the transaction's next statement (its plan kept:
+   * pg-boss's insert is the same text every time), in the caller's transaction, or (undefined) on its own.
+   */
+  private executor(defer: boolean | undefined, manager: EntityManager | undefined) {
+    if (defer)
+      return {
+        executeSql: (text: string, values: unknown[]) => {
+          this.tx.defer(keepPlan(text), values);
+          return Promise.resolve({ rows: [] });
+        },
+      };
+    if (!manager) return undefined;
+    return {
+      executeSql: async (text: string, values: unknown[]) => ({
+        rows: await manager.query<unknown[]>(text, values),
+      }),
+    };
   }
 
   /** Runs every due job now (tests and `POST /admin/jobs/{name}/run`); answers how many ran. */

@@ -87,6 +87,9 @@ export interface ReportChanges {
 /** How many client claims a payment keeps. */
 export const CLIENT_CLAIMS_KEPT = 10;
 
+/** A payment's head by id: every confirmation and report reads it first (its plan kept, `keepPlan`). */
+const HEAD_BY_ID = keepPlan(`SELECT ${head('p')} FROM payment_transactions p WHERE p.id = $1`);
+
 /**
  * The status transition to `succeeded` and the exactly-once fulfilment claim in one conditional UPDATE:
  * only a payment nobody fulfilled yet, still open or given up (a late success), moves; the locking
@@ -153,10 +156,7 @@ export class PaymentsRepository {
   }
 
   async head(id: string): Promise<PaymentHead | null> {
-    const rows = await this.tx.manager.query<PaymentHead[]>(
-      `SELECT ${head('p')} FROM payment_transactions p WHERE p.id = $1`,
-      [id],
-    );
+    const rows = await this.tx.query<PaymentHead>(HEAD_BY_ID, [id]);
     return rows[0] ?? null;
   }
 

@@ -1,3 +1,4 @@
+import { keepPlan } from '#app/infra/database/kept-plans.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, In, QueryFailedError, type Repository } from 'typeorm';
@@ -16,6 +17,12 @@ export type NewRaffle = Omit<
   | 'draw_beacon'
   | 'instant_win_total'
 >;
+
+/** What entering a raffle needs to know of it: read by every paid order's plan (its plan kept, `keepPlan`). */
+const ENTRY_RULES = keepPlan(`
+  SELECT id, site_id, name, points_enabled, points_multiplier, max_entries, active, draft, archived, closed,
+         is_drawn, start_date, end_date, current_entries, total_entries_available
+    FROM raffles WHERE id = $1`);
 
 /** True when `error` is the database refusing a second raffle with the same item_id on a site. */
 export function isDuplicateItem(error: unknown): boolean {
@@ -59,14 +66,10 @@ export class RafflesRepository {
   }
 
   async entryRules(id: string, manager?: EntityManager): Promise<RaffleEntryRules | null> {
-    const rows = await (manager ?? this.tx.manager).query<
-      Array<Omit<RaffleEntryRules, 'points_multiplier'> & { points_multiplier: string | null }>
-    >(
-      `SELECT id, site_id, name, points_enabled, points_multiplier, max_entries, active, draft, archived, closed,
-              is_drawn, start_date, end_date, current_entries, total_entries_available
-         FROM raffles WHERE id = $1`,
-      [id],
-    );
+    type Row = Omit<RaffleEntryRules, 'points_multiplier'> & { points_multiplier: string | null };
+    const rows = manager
+      ? await manager.query<Row[]>(ENTRY_RULES, [id])
+      : await this.tx.query<Row>(ENTRY_RULES, [id]);
     if (!rows.length) return null;
     const row = rows[0];
     return {

@@ -1,6 +1,31 @@
 import { Injectable } from '@nestjs/common';
+import { keepPlan } from '#app/infra/database/kept-plans.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { Referral, ReferralStatus } from './entities/referral.entity.js';
+
+/**
+ * The referee's pending referral completed by a payment, and the referrer's purchase bonus: sent with every
+ * sale, mostly to find no pending referral, so its plan is kept (`keepPlan`) rather than made each time.
+ */
+const COMPLETE_PENDING = keepPlan(`
+  WITH ref AS (
+    UPDATE referrals SET status = 'completed', completed_payment_id = $2, purchase_points = $3, updated_at = now()
+     WHERE referee_user_id = $1 AND status = 'pending'
+     RETURNING id, site_id, referrer_user_id),
+  ledger AS (
+    INSERT INTO point_transactions (site_id, user_id, payment_transaction_id, reason, transaction_type, created_by, amount, metadata)
+    SELECT ref.site_id, ref.referrer_user_id, NULL, 'Referral bonus: a friend you referred made a purchase', 'bonus', NULL, $3,
+           jsonb_build_object('referral_id', ref.id, 'payment_id', $2::uuid)
+      FROM ref WHERE $3 > 0)
+  INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned,
+                                referral_points_awarded, successful_referrals_count)
+  SELECT ref.referrer_user_id, ref.site_id, $3, $3, $3, 1 FROM ref
+  ON CONFLICT (user_id) DO UPDATE
+     SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
+         lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
+         referral_points_awarded = rewards_balances.referral_points_awarded + EXCLUDED.referral_points_awarded,
+         successful_referrals_count = rewards_balances.successful_referrals_count + EXCLUDED.successful_referrals_count,
+         updated_at = now()`);
 
 /** The referrer a code names, with what the self-referral tests need. */
 export interface Referrer {
@@ -109,27 +134,7 @@ export class ReferralsRepository {
    * at most once (only a pending referral moves). Sent with the fulfilment's next statement (`defer`).
    */
   completeLater(refereeId: string, paymentId: string, points: number): void {
-    this.tx.defer(
-      `WITH ref AS (
-         UPDATE referrals SET status = 'completed', completed_payment_id = $2, purchase_points = $3, updated_at = now()
-          WHERE referee_user_id = $1 AND status = 'pending'
-          RETURNING id, site_id, referrer_user_id),
-       ledger AS (
-         INSERT INTO point_transactions (site_id, user_id, payment_transaction_id, reason, transaction_type, created_by, amount, metadata)
-         SELECT ref.site_id, ref.referrer_user_id, NULL, 'Referral bonus: a friend you referred made a purchase', 'bonus', NULL, $3,
-                jsonb_build_object('referral_id', ref.id, 'payment_id', $2::uuid)
-           FROM ref WHERE $3 > 0)
-       INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned,
-                                     referral_points_awarded, successful_referrals_count)
-       SELECT ref.referrer_user_id, ref.site_id, $3, $3, $3, 1 FROM ref
-       ON CONFLICT (user_id) DO UPDATE
-          SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
-              lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
-              referral_points_awarded = rewards_balances.referral_points_awarded + EXCLUDED.referral_points_awarded,
-              successful_referrals_count = rewards_balances.successful_referrals_count + EXCLUDED.successful_referrals_count,
-              updated_at = now()`,
-      [refereeId, paymentId, points],
-    );
+    this.tx.defer(COMPLETE_PENDING, [refereeId, paymentId, points]);
   }
 
   /**
