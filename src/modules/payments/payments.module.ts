@@ -26,7 +26,10 @@ import { OrdersService } from './orders.service.js';
 import { PaymentGateways } from './payment-gateways.js';
 import { PaymentOutcomeService } from './payment-outcome.service.js';
 import { PaymentsController } from './payments.controller.js';
+import { PaymentMailFactsRepository } from './payment-mail-facts.repository.js';
 import { PaymentsRepository } from './payments.repository.js';
+import { RefundAmountsRepository } from './refund-amounts.repository.js';
+import { StoredCardChargesRepository } from './stored-card-charges.repository.js';
 import { PaymentsService } from './payments.service.js';
 import { PurposeOrdersService } from './purpose-orders.service.js';
 import { StoredCardChargesService } from './stored-card-charges.service.js';
@@ -59,6 +62,9 @@ import { WebhooksService } from './webhooks/webhooks.service.js';
   ],
   providers: [
     PaymentsRepository,
+    PaymentMailFactsRepository,
+    RefundAmountsRepository,
+    StoredCardChargesRepository,
     InboundEventsRepository,
     PaymentGateways,
     BuyersService,

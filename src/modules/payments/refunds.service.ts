@@ -9,7 +9,9 @@ import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
 import { PaymentGateways } from './payment-gateways.js';
 import { PaymentHooks } from './hooks/payment-hooks.js';
-import { PaymentsRepository, toHead } from './payments.repository.js';
+import { headOf } from './payment-head.js';
+import { PaymentsRepository } from './payments.repository.js';
+import { RefundAmountsRepository } from './refund-amounts.repository.js';
 
 export type RefundResult =
   | { done: true; payment: PaymentTransaction }
@@ -26,6 +28,7 @@ export type RefundResult =
 export class RefundsService {
   constructor(
     private readonly payments: PaymentsRepository,
+    private readonly amounts: RefundAmountsRepository,
     private readonly gateways: PaymentGateways,
     private readonly points: PointsService,
     private readonly limits: ResponsiblePlayService,
@@ -63,7 +66,7 @@ export class RefundsService {
     const payment = await this.payments.findById(paymentId);
     if (!payment) return { done: false, reason: 'unknown payment' };
     const reserved = await this.tx.run((manager) =>
-      this.payments.reserveRefund(payment.id, amountCents, manager),
+      this.amounts.reserveRefund(payment.id, amountCents, manager),
     );
     if (!reserved)
       return {
@@ -80,7 +83,7 @@ export class RefundsService {
       raw = { error: error.message, kind: error.kind };
     }
     const settled = await this.tx.run(async (manager) => {
-      const after = await this.payments.settleRefund(payment.id, amountCents, ok, manager);
+      const after = await this.amounts.settleRefund(payment.id, amountCents, ok, manager);
       if (!ok) return after;
       await this.payments.update(
         payment.id,
@@ -109,7 +112,7 @@ export class RefundsService {
           });
       }
       await this.hooks.refunded({
-        ...toHead(after),
+        ...headOf(after),
         refund_cents: amountCents,
         refunded_cents: after.refunded_cents,
       });

@@ -7,19 +7,9 @@ import { PointsService } from '#app/modules/rewards/points.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { PaymentHead } from './hooks/payment-hooks.js';
 import { type GatewayVerdict, PaymentGateways } from './payment-gateways.js';
-import { PaymentsRepository } from './payments.repository.js';
+import { type StoredCardCharge, StoredCardChargesRepository } from './stored-card-charges.repository.js';
 
-/** A charge of a stored card that another feature prices (a membership's renewal). */
-export interface StoredCardCharge {
-  /** Our payment id, fixed by the caller (it claims its period with it before the payment exists). */
-  id: string;
-  siteId: string;
-  userId: string;
-  subscriptionId: string;
-  amountCents: number;
-  currency: string;
-  description: string;
-}
+export type { StoredCardCharge };
 
 export type ChargeRefusal = 'SELF_PAUSED' | 'SPEND_LIMIT_REACHED';
 
@@ -34,7 +24,7 @@ export type ChargeRefusal = 'SELF_PAUSED' | 'SPEND_LIMIT_REACHED';
 @Injectable()
 export class StoredCardChargesService {
   constructor(
-    private readonly payments: PaymentsRepository,
+    private readonly charges: StoredCardChargesRepository,
     private readonly gateways: PaymentGateways,
     private readonly limits: ResponsiblePlayService,
     private readonly points: PointsService,
@@ -61,7 +51,7 @@ export class StoredCardChargesService {
       if (!v || 'refused' in v) refused.set(c.id, v && 'refused' in v ? v.refused : 'SPEND_LIMIT_REACHED');
       else allowed.push({ ...c, month: v.month });
     }
-    await this.payments.insertStoredCardCharges(allowed);
+    await this.charges.insertPending(allowed);
     return refused;
   }
 
@@ -90,7 +80,7 @@ export class StoredCardChargesService {
     results: Array<{ paymentId: string; verdict: GatewayVerdict }>,
   ): Promise<PaymentHead[]> {
     if (!results.length) return [];
-    const won = await this.payments.claimPendingSuccesses(results);
+    const won = await this.charges.claimPendingSuccesses(results);
     if (!won.length) return won;
     // One after another: they share the transaction's connection, and after the first of a site its
     // rules come from the cache.
@@ -141,7 +131,7 @@ export class StoredCardChargesService {
   /** In the ambient transaction: declined charges move to `failed` and give their spend back. */
   async settleFailed(results: Array<{ paymentId: string; verdict: GatewayVerdict }>): Promise<PaymentHead[]> {
     if (!results.length) return [];
-    const failed = await this.payments.failPending(results);
+    const failed = await this.charges.failPending(results);
     await this.limits.releaseSpendMany(
       this.tx.manager,
       failed.flatMap((p) =>

@@ -8,7 +8,7 @@ import { MailService } from '#app/modules/mail/mail.service.js';
 import type { MailKind, MailVariables } from '#app/modules/mail/mail.types.js';
 import { InstantWinsService } from '#app/modules/raffles/draws/instant-wins.service.js';
 import { entryMailVariables } from '#app/modules/raffles/entries/entry-mail.js';
-import { type PaymentMailFacts, PaymentsRepository } from '../payments.repository.js';
+import { type PaymentMailFacts, PaymentMailFactsRepository } from '../payment-mail-facts.repository.js';
 
 /**
  * The e-mails of a settled payment, composed after the fulfilment committed (so the hot path of a sale
@@ -22,7 +22,7 @@ import { type PaymentMailFacts, PaymentsRepository } from '../payments.repositor
 export class NotifyPaymentJob implements OnModuleInit {
   constructor(
     private readonly jobs: JobQueue,
-    private readonly payments: PaymentsRepository,
+    private readonly facts: PaymentMailFactsRepository,
     private readonly flows: PasswordFlowsService,
     private readonly mail: MailService,
     private readonly tx: TransactionRunner,
@@ -35,7 +35,7 @@ export class NotifyPaymentJob implements OnModuleInit {
 
   async run(paymentId: string): Promise<void> {
     await this.instantWins.checkPayment(paymentId);
-    const facts = await this.payments.mailFactsOf(paymentId);
+    const facts = await this.facts.of(paymentId);
     if (!facts) return; // a guest payment without an account, or its buyer is gone
     const amount = `${formatMajor(facts.amount_cents)} ${facts.currency}`;
     await this.tx.run(async (manager) => {

@@ -1,0 +1,49 @@
+import { Injectable } from '@nestjs/common';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import type { EntryMethod } from '#app/modules/raffles/entries/entities/raffle-entry.entity.js';
+import type { Raffle } from '#app/modules/raffles/entities/raffle.entity.js';
+import type { Fulfilment } from './entities/payment-transaction.entity.js';
+
+/**
+ * Everything the e-mails of a settled payment need, read in one query: the payment, its buyer, the raffle
+ * and the entry it bought. A read model joining other features' tables; nothing but the notify job reads it.
+ */
+export interface PaymentMailFacts {
+  id: string;
+  site_id: string;
+  user_id: string;
+  amount_cents: number;
+  currency: string;
+  description: string | null;
+  fulfilment: Fulfilment | null;
+  new_account: boolean;
+  email: string;
+  raffle: (Pick<Raffle, 'name' | 'mailer_email_params'> & { end_date: string }) | null;
+  entry: { entries_count: number; ticket_from: number; ticket_to: number; method: EntryMethod } | null;
+}
+
+@Injectable()
+export class PaymentMailFactsRepository {
+  constructor(private readonly tx: TransactionRunner) {}
+
+  async of(id: string): Promise<PaymentMailFacts | null> {
+    const rows = await this.tx.manager.query<PaymentMailFacts[]>(
+      `SELECT p.id, p.site_id, p.user_id, p.amount_cents, p.currency, p.description, p.fulfilment, p.new_account,
+              u.email,
+              CASE WHEN r.id IS NULL THEN NULL ELSE
+                jsonb_build_object('name', r.name, 'end_date', r.end_date, 'mailer_email_params', r.mailer_email_params)
+              END AS raffle,
+              CASE WHEN e.id IS NULL THEN NULL ELSE
+                jsonb_build_object('entries_count', e.entries_count, 'ticket_from', e.ticket_from,
+                                   'ticket_to', e.ticket_to, 'method', e.method)
+              END AS entry
+         FROM payment_transactions p
+         JOIN users u ON u.id = p.user_id AND u.deleted_at IS NULL
+         LEFT JOIN raffles r ON r.id = p.raffle_id
+         LEFT JOIN raffle_entries e ON e.payment_transaction_id = p.id
+        WHERE p.id = $1`,
+      [id],
+    );
+    return rows[0] ?? null;
+  }
+}
