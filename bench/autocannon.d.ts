@@ -42,6 +42,12 @@ declare module 'autocannon' {
       statusCodeStats?: Record<string, { count: number }>;
     }
   }
-  function autocannon(options: autocannon.Options): Promise<autocannon.Result>;
+  namespace autocannon {
+    /** The run: its result, and its events (`response` on every answer). */
+    interface Instance extends Promise<Result> {
+      on(event: 'response', listener: () => void): void;
+    }
+  }
+  function autocannon(options: autocannon.Options): autocannon.Instance;
   export = autocannon;
 }

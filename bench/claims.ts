@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { IpcChild } from './ipc-child.js';
+import { timedLoad } from './timed-load.js';
 
 /**
  * `npm run bench:claims` (issue 12). Two figures:
@@ -69,7 +70,7 @@ async function bulkCode(w: World, brandId: string, count: number): Promise<strin
 
 function claimLoad(w: World, codeId: string, connections: number, amount: number) {
   let next = 0;
-  return autocannon({
+  return timedLoad({
     url: w.url,
     connections,
     amount,
@@ -181,7 +182,7 @@ async function main(): Promise<void> {
           [ceilingCode, w.siteId, `${rep}${c}`],
         );
         const limit = pgbench(url.toString(), c, ceilingCode, w.siteId);
-        const rate = r['2xx'] / r.duration;
+        const rate = r['2xx'] / r.answeredSeconds;
         (runs[c] ??= []).push({ rate, ceiling: limit.tps, p50: r.latency.p50, p99: r.latency.p99 });
         out(
           `rep ${rep} c=${String(c).padStart(2)}: app ${rate.toFixed(0).padStart(5)} claims/s p50 ${r.latency.p50} ms ` +

@@ -1,5 +1,5 @@
-import autocannon from 'autocannon';
 import type { LoadOrder, LoadResult } from './purchase-protocol.js';
+import { timedLoad } from './timed-load.js';
 
 const ipOf = (n: number): string => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
 
@@ -10,7 +10,7 @@ const ipOf = (n: number): string => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n
 function runLoad(order: LoadOrder): Promise<LoadResult> {
   let next = 0;
   const cpuBefore = process.cpuUsage();
-  return autocannon({
+  return timedLoad({
     url: order.url,
     connections: order.connections,
     amount: order.ids.length,
@@ -34,7 +34,7 @@ function runLoad(order: LoadOrder): Promise<LoadResult> {
     ok: r['2xx'],
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
-    seconds: r.duration,
+    seconds: r.answeredSeconds,
     p50: r.latency.p50,
     p99: r.latency.p99,
     setupCalls: next,
