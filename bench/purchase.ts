@@ -54,6 +54,9 @@ interface Run {
 }
 
 const out = (line: string): void => void process.stdout.write(`${line}\n`);
+/** A run's correctness checks as its line ends. */
+const verdict = (problems: string[]): string =>
+  problems.length ? `   INCORRECT: ${problems.join('; ')}` : '   checks ok';
 const fixed = (n: number, d = 0): string => (Number.isFinite(n) ? n.toFixed(d) : '-');
 
 async function startApp(
@@ -117,10 +120,7 @@ async function warmUp(
 ): Promise<number> {
   if (WARMUP <= 0) return 0;
   const { run, load, problems } = await appRun('warmup', fakes, s, 10, ipBase, WARMUP);
-  out(
-    `warm-up: ${WARMUP} confirmations at c=10 (not counted): ${fixed(run.rate)}/s` +
-      (problems.length ? `   INCORRECT: ${problems.join('; ')}` : '   checks ok'),
-  );
+  out(`warm-up: ${WARMUP} confirmations at c=10 (not counted): ${fixed(run.rate)}/s` + verdict(problems));
   if (problems.length) process.exitCode = 1;
   return load.setupCalls;
 }
@@ -159,7 +159,7 @@ async function bench(url: string): Promise<void> {
                 `db ${fixed(run.dbMs, 2)} harness ${fixed(run.harnessMs, 2)} ms/conf   ceiling ${fixed(limit.tps).padStart(5)}/s ` +
                 `(avg ${fixed(limit.latencyMs, 1)} ms, db ${fixed(run.ceilingDbMs, 2)} ms/tx)   ` +
                 `ratio ${fixed(run.rate / limit.tps, 2)}` +
-                (problems.length ? `   INCORRECT: ${problems.join('; ')}` : '   checks ok'),
+                verdict(problems),
             );
             if (problems.length) process.exitCode = 1;
           }
@@ -211,7 +211,7 @@ async function bench(url: string): Promise<void> {
         out(
           `\nembedded (PGlite) c=10: app ${fixed(run.rate)}/s p50 ${run.p50} ms p99 ${run.p99} ms ` +
             `errors ${run.errors} cpu ${fixed(run.cpuMs, 2)} ms/conf (no ceiling: what \`npm start\` gives)` +
-            (problems.length ? `   INCORRECT: ${problems.join('; ')}` : '   checks ok'),
+            verdict(problems),
         );
         if (problems.length) process.exitCode = 1;
       } finally {

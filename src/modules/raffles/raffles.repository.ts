@@ -65,11 +65,10 @@ export class RafflesRepository {
     return this.repo(manager).findOne({ where: { id } });
   }
 
-  async entryRules(id: string, manager?: EntityManager): Promise<RaffleEntryRules | null> {
+  /** In the ambient transaction, else on the pool by a kept plan (`TransactionRunner.query`). */
+  async entryRules(id: string): Promise<RaffleEntryRules | null> {
     type Row = Omit<RaffleEntryRules, 'points_multiplier'> & { points_multiplier: string | null };
-    const rows = manager
-      ? await manager.query<Row[]>(ENTRY_RULES, [id])
-      : await this.tx.query<Row>(ENTRY_RULES, [id]);
+    const rows = await this.tx.query<Row>(ENTRY_RULES, [id]);
     if (!rows.length) return null;
     const row = rows[0];
     return {

@@ -125,8 +125,8 @@ export class RafflesService {
   }
 
   /** What entering the raffle needs of it (caps, state, points multiplier), read narrow; null if none. */
-  entryRules(id: string, manager?: EntityManager): Promise<RaffleEntryRules | null> {
-    return this.raffles.entryRules(id, manager);
+  entryRules(id: string): Promise<RaffleEntryRules | null> {
+    return this.raffles.entryRules(id);
   }
 
   private async requirePublished(id: string, siteId: string | undefined): Promise<Raffle> {
