@@ -112,10 +112,9 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
     const orderId = await paidOrder();
     const sent = await messagesOf(() => confirm(w, orderId).expect(200));
     const messages = sent.map((m) => m.raw.split(/;\n/));
-    const opening = messages.find((m) => m[0] === 'START TRANSACTION');
-    const closing = messages.find((m) => m[m.length - 1] === 'COMMIT');
-    expect(opening).toBeDefined();
-    expect(closing).toBeDefined();
+    // The whole transaction is one message, from START to COMMIT.
+    const transaction = messages.find((m) => m[0] === 'START TRANSACTION');
+    expect(transaction?.[transaction.length - 1]).toBe('COMMIT');
     const reads = sent.filter((m) =>
       /^SELECT .* FROM (payment_transactions|raffles) /i.test(m.statements[0]),
     );
@@ -123,10 +122,9 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
     if (process.env.TEST_DATABASE_URL) {
       // A PREPARE goes only on a connection's first use of a statement: what runs is an EXECUTE.
       const executed = (m: string[] | undefined) => (m ?? []).filter((t) => !t.startsWith('PREPARE '));
-      expect(executed(opening).slice(1)).toEqual([expect.stringMatching(/^EXECUTE kept_\w+\('/)]);
-      const closingRuns = executed(closing).slice(0, -1);
-      expect(closingRuns.length).toBeGreaterThanOrEqual(5); // activity, job, points, referral, counter
-      for (const statement of closingRuns) expect(statement).toMatch(/^EXECUTE kept_\w+\(/);
+      const runs = executed(transaction).slice(1, -1);
+      expect(runs.length).toBeGreaterThanOrEqual(6); // claim, activity, job, points, referral, counter
+      for (const statement of runs) expect(statement).toMatch(/^EXECUTE kept_\w+\(/);
       for (const read of reads) expect(read.name).toMatch(/^plan_\w+$/);
     } else {
       expect(messages.flat().filter((t) => /^(PREPARE|EXECUTE) /.test(t))).toEqual([]);
@@ -169,18 +167,61 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
     ]);
   });
 
-  it('claims, records, queues and earns before the counter, in five round trips or fewer', async () => {
+  it('claims again the ordinary way, keeping nothing of the first message, when the payment moved since it was read', async () => {
+    const orderId = await paidOrder(2);
+    // The gateway is slow: the payment is read (pending), then moves to review while the gateway is
+    // asked, so the claim sent with the whole fulfilment finds nothing to claim and raises.
+    w.fakes.gatewayOne.setLatency(300);
+    let sent: Sent[];
+    try {
+      sent = await messagesOf(async () => {
+        const answered = confirm(w, orderId).then((r) => r); // sent now, not when awaited
+        await new Promise((r) => setTimeout(r, 150));
+        await w.t.db.query(`UPDATE payment_transactions SET status = 'review' WHERE id = $1`, [orderId]);
+        expect((await answered).status).toBe(200);
+      });
+    } finally {
+      w.fakes.gatewayOne.setLatency(0);
+    }
+    const transactions = sent.filter((m) => /^START TRANSACTION$/i.test(m.statements[0]));
+    expect(transactions).toHaveLength(2);
+    expect(transactions[0].statements[1]).toMatch(/payment_claim_lost/);
+    expect(transactions[1].statements[1]).toMatch(/^UPDATE payment_transactions /i);
+    const rows = await w.t.db.query<
+      Array<{ status: string; fulfilment: string; entries: string; points: string; moves: string[] }>
+    >(
+      `SELECT p.status, p.fulfilment,
+              (SELECT count(*) FROM raffle_entries WHERE payment_transaction_id = p.id) AS entries,
+              (SELECT count(*) FROM point_transactions WHERE payment_transaction_id = p.id) AS points,
+              (SELECT array_agg(description ORDER BY created_at) FROM activity_logs
+                WHERE resource_id = p.id::text AND activity_type = 'payment_status') AS moves
+         FROM payment_transactions p WHERE p.id = $1`,
+      [orderId],
+    );
+    expect(rows).toEqual([
+      {
+        status: 'succeeded',
+        fulfilment: 'entered',
+        entries: '1',
+        points: '1',
+        moves: ['Payment review → succeeded (confirmation)'],
+      },
+    ]);
+  });
+
+  it('claims, records, queues and earns before the counter, the whole transaction in one message', async () => {
     const orderId = await paidOrder(1);
     const sent = await messagesOf(() => confirm(w, orderId).expect(200));
     const at = sent.findIndex(isCounterMessage);
     const opening = sent.findIndex((m) => /^START TRANSACTION$/i.test(m.statements[0]));
     // The transaction opens with the claim: the status, the gateway's report and the exactly-once mark in
-    // one conditional UPDATE, in the same message as START TRANSACTION.
+    // one conditional UPDATE that raises when it claims nothing; every write nobody reads back, the
+    // counter and COMMIT travel with it, in the same message as START TRANSACTION.
     expect(opening).toBeGreaterThan(0);
-    expect(sent[opening].statements[1]).toMatch(/^UPDATE payment_transactions .*fulfilled_at = now\(\)/i);
-    expect(sent[opening].client).toBe(sent[at].client);
-    // Between them nothing on that connection: the writes nobody reads back travel with the counter.
-    expect(sent.slice(opening + 1, at).filter((m) => m.client === sent[at].client)).toEqual([]);
+    expect(sent[opening].statements[1]).toMatch(
+      /^WITH claimed AS \( UPDATE payment_transactions .*fulfilled_at = now\(\).* payment_claim_lost\(/i,
+    );
+    expect(at).toBe(opening);
     const last = sent[at].statements;
     const counter = last.findIndex((t) => COUNTER.test(t));
     const before = last.slice(0, counter);
@@ -202,7 +243,7 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
         .filter((t) => /^SELECT .* FROM "?payment_transactions/i.test(t)),
     ).toEqual([]);
     expect(all.filter((t) => /FROM "?site_configs/i.test(t))).toEqual([]);
-    // The payment's head, the raffle's rules (beside the gateway call), the opening and the closing.
-    expect(sent.length).toBeLessThanOrEqual(5);
+    // The payment's head, the raffle's rules (beside the gateway call) and the transaction.
+    expect(sent.length).toBeLessThanOrEqual(4);
   });
 });

@@ -11,14 +11,15 @@ import {
   type QueryRunner,
   type Repository,
 } from 'typeorm';
+import { type HeldBatch, HeldStatements } from './held-statements.js';
 import { driverPlanName, SessionPlans } from './kept-plans.js';
 import { inlineParameters } from './sql-literals.js';
 
 interface OpenTransaction {
   runner: QueryRunner;
   client: ClientBase;
-  /** Writes whose results nobody reads, waiting to travel with the transaction's next statement. */
-  deferred: string[];
+  /** Statements waiting to travel with the transaction's next message (deferred writes, a held opening). */
+  held: HeldStatements;
   /** Run once the transaction has committed; dropped if it rolls back. */
   afterCommit: Array<() => void>;
   /** Committed by `commitWith`: nothing more may run in it. */
@@ -42,7 +43,8 @@ type RunnerState = { isTransactionActive: boolean; transactionDepth: number; dat
  * in one message (PostgreSQL's simple query protocol; their parameters written as literals by
  * `inlineParameters`): `runOpening` opens it with its first statement, `defer` holds writes whose results
  * nobody reads until the next statement goes (any query through `manager` sends them first, so order is
- * kept), and `commitWith` sends what is held, the last statement and COMMIT together.
+ * kept), and `commitWith` sends what is held, the last statement and COMMIT together. `runHeldOpening`
+ * holds the opening too, so a transaction of deferred writes is one message from START to COMMIT.
  */
 @Injectable()
 export class TransactionRunner implements OnModuleInit {
@@ -125,11 +127,32 @@ export class TransactionRunner implements OnModuleInit {
   ): Promise<T> {
     if (this.current.getStore()) throw new Error('runOpening opens a transaction: it cannot join one');
     return this.open(async (open) => {
-      const state = open.runner as unknown as RunnerState;
-      state.isTransactionActive = true;
-      state.transactionDepth = 1;
-      const rows = await this.send<object>(open, ['START TRANSACTION'], first, []);
+      this.began(open);
+      open.held.hold(['START TRANSACTION']);
+      const rows = await this.send<object>(open, open.held.take(), first, []);
       return () => work(rows);
+    });
+  }
+
+  /**
+   * Opens a new transaction whose opening (START TRANSACTION and its first statement) is held like a
+   * deferred write and travels with the transaction's next message: a sale whose other statements are all
+   * deferred goes to the database as ONE message, from START to COMMIT. So the first statement must raise
+   * to refuse (a claim someone else won), or what follows it in that message would run. `work` gets its
+   * rows as a promise settled when the message carrying it is answered — which may be the COMMIT: await it
+   * only once the transaction is over.
+   */
+  async runHeldOpening<T>(
+    first: { sql: string; values: readonly unknown[] },
+    work: (rows: Promise<unknown[]>) => Promise<T>,
+  ): Promise<T> {
+    if (this.current.getStore()) throw new Error('runHeldOpening opens a transaction: it cannot join one');
+    return this.open((open) => {
+      this.began(open);
+      open.held.hold(['START TRANSACTION']);
+      const rows = open.held.holdAnswering(this.written(open, first.sql, first.values));
+      rows.catch(() => undefined); // a failure is the message's: thrown to whoever sent it
+      return Promise.resolve(() => work(rows));
     });
   }
 
@@ -141,7 +164,7 @@ export class TransactionRunner implements OnModuleInit {
   defer(sql: string, values: readonly unknown[]): void {
     const open = this.current.getStore();
     if (!open || open.committed) throw new Error('defer needs an open transaction');
-    open.deferred.push(...this.written(open, sql, values));
+    open.held.hold(this.written(open, sql, values));
   }
 
   /**
@@ -154,7 +177,7 @@ export class TransactionRunner implements OnModuleInit {
   async commitWith<R extends object>(sql: string, values: readonly unknown[]): Promise<R[]> {
     const open = this.current.getStore();
     if (!open || open.committed) throw new Error('commitWith needs an open transaction');
-    const rows = await this.send<R>(open, this.takeDeferred(open), { sql, values }, ['COMMIT']);
+    const rows = await this.send<R>(open, open.held.take(), { sql, values }, ['COMMIT']);
     this.ended(open);
     return rows;
   }
@@ -202,7 +225,7 @@ export class TransactionRunner implements OnModuleInit {
       const open: OpenTransaction = {
         runner,
         client,
-        deferred: [],
+        held: new HeldStatements(),
         afterCommit: [],
         committed: false,
         plans: this.plansOf(client),
@@ -214,7 +237,9 @@ export class TransactionRunner implements OnModuleInit {
         result = await this.current.run(open, work);
         if (!open.committed) await this.commit(open);
       } catch (error) {
-        open.plans?.lost(this.takeDeferred(open));
+        const unsent = open.held.take();
+        open.plans?.lost(unsent.texts);
+        unsent.failed(error);
         if (!open.committed && runner.isTransactionActive)
           await runner.rollbackTransaction().catch(() => undefined);
         throw error;
@@ -226,13 +251,10 @@ export class TransactionRunner implements OnModuleInit {
     }
   }
 
-  /** COMMIT, with whatever is still deferred in the same message. */
+  /** COMMIT, with whatever is still held in the same message. */
   private async commit(open: OpenTransaction): Promise<void> {
-    if (!open.deferred.length) return open.runner.commitTransaction();
-    const deferred = this.takeDeferred(open);
-    await this.send(open, deferred.slice(0, -1), { sql: deferred[deferred.length - 1], values: [] }, [
-      'COMMIT',
-    ]);
+    if (!open.held.size) return open.runner.commitTransaction();
+    await this.send(open, open.held.take(), null, ['COMMIT']);
     this.ended(open);
   }
 
@@ -244,16 +266,16 @@ export class TransactionRunner implements OnModuleInit {
     const runner = open.runner;
     const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
     runner.query = (async (...args: unknown[]) => {
-      if (open.deferred.length) {
-        const deferred = this.takeDeferred(open);
-        await this.send(open, deferred.slice(0, -1), { sql: deferred[deferred.length - 1], values: [] }, []);
-      }
+      if (open.held.size) await this.send(open, open.held.take(), null, []);
       return query(...args);
     }) as QueryRunner['query'];
   }
 
-  private takeDeferred(open: OpenTransaction): string[] {
-    return open.deferred.splice(0, open.deferred.length);
+  /** TypeORM is told the transaction is open (this class sends, or holds, its START). */
+  private began(open: OpenTransaction): void {
+    const state = open.runner as unknown as RunnerState;
+    state.isTransactionActive = true;
+    state.transactionDepth = 1;
   }
 
   /** TypeORM is told the transaction is over (this class sent its COMMIT). */
@@ -279,17 +301,19 @@ export class TransactionRunner implements OnModuleInit {
   }
 
   /**
-   * One simple-protocol message: `before` (statements already written out), the statement (with its
-   * parameters written as literals, or by its kept plan), then `after`; answers that statement's rows.
-   * Errors are TypeORM's `QueryFailedError`, as for any other statement.
+   * One simple-protocol message: what was `held` (statements already written out), the statement if any
+   * (its parameters written as literals, or by its kept plan), then `after`; answers that statement's rows
+   * (none without one) and the held statements' waiting callers theirs. Errors are TypeORM's
+   * `QueryFailedError`, as for any other statement.
    */
   private async send<R extends object>(
     open: OpenTransaction,
-    before: string[],
-    statement: { sql: string; values: readonly unknown[] },
+    held: HeldBatch,
+    statement: { sql: string; values: readonly unknown[] } | null,
     after: string[],
   ): Promise<R[]> {
-    const statements = [...before, ...this.written(open, statement.sql, statement.values)];
+    const statements = [...held.texts];
+    if (statement) statements.push(...this.written(open, statement.sql, statement.values));
     const answering = statements.length - 1;
     statements.push(...after);
     const text = statements.join(';\n');
@@ -298,10 +322,13 @@ export class TransactionRunner implements OnModuleInit {
       answer = await open.client.query(text);
     } catch (error) {
       open.plans?.lost(statements);
-      throw new QueryFailedError(text, [], error as Error);
+      const failure = new QueryFailedError(text, [], error as Error);
+      held.failed(failure);
+      throw failure;
     }
     open.plans?.sent(statements);
-    const results = answer as QueryResult<R> | QueryResult<R>[];
-    return Array.isArray(results) ? results[answering].rows : results.rows;
+    const results = Array.isArray(answer) ? (answer as QueryResult<R>[]) : [answer as QueryResult<R>];
+    held.answered(results);
+    return statement ? results[answering].rows : [];
   }
 }

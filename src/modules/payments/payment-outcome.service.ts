@@ -5,13 +5,13 @@ import { ResponsiblePlayService } from '#app/modules/responsible-play/responsibl
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { PaymentStatus, PaymentTransaction } from './entities/payment-transaction.entity.js';
 import { type FulfilmentPlan, FulfilmentService, TicketsGone } from './fulfilment.service.js';
+import { type PaymentHead, PaymentsRepository } from './payments.repository.js';
+import { type GatewayOutcome, nextStatus, recountsSpend, releasesSpend } from './payments.rules.js';
 import {
   CLIENT_CLAIMS_KEPT,
-  type PaymentHead,
-  PaymentsRepository,
   type ReportChanges,
-} from './payments.repository.js';
-import { type GatewayOutcome, nextStatus, recountsSpend, releasesSpend } from './payments.rules.js';
+  SuccessClaimsRepository,
+} from './success-claims.repository.js';
 
 export interface OutcomeReport {
   outcome: GatewayOutcome;
@@ -35,6 +35,7 @@ export interface OutcomeReport {
 export class PaymentOutcomeService {
   constructor(
     private readonly payments: PaymentsRepository,
+    private readonly claims: SuccessClaimsRepository,
     private readonly fulfilment: FulfilmentService,
     private readonly limits: ResponsiblePlayService,
     private readonly activity: ActivityLogService,
@@ -61,22 +62,43 @@ export class PaymentOutcomeService {
     if (!payment) return null;
     if (report.outcome === 'succeeded' && !payment.fulfilled_at) {
       const plan = await (planning ?? this.fulfilment.plan(payment));
-      const settled = await this.settleSuccess(payment.id, report, plan).catch((error: unknown) => {
+      const settled = await this.settleSuccess(payment, report, plan).catch((error: unknown) => {
         if (!(error instanceof TicketsGone)) throw error;
-        return this.settleSuccess(payment.id, report, this.fulfilment.refunding(error.refusal));
+        return this.settleSuccess(payment, report, this.fulfilment.refunding(error.refusal));
       });
       if (settled) return settled;
     }
     return this.tx.run(() => this.record(payment.id, report));
   }
 
-  /** The success and the fulfilment in one transaction; null when another caller had already won. */
-  private settleSuccess(
-    id: string,
+  /**
+   * The success and the fulfilment in one transaction; null when another caller had already won. A sale
+   * that no other feature fulfils (a raffle's tickets, a generic payment) is claimed as it was read: the
+   * claim goes ahead of the fulfilment in the same message, which is then the whole transaction, START to
+   * COMMIT. Should the payment have moved since it was read (or someone else won), nothing of that is kept
+   * and it is claimed again the ordinary way, from whatever status it has. Another feature's fulfilment
+   * (`PaymentHooks`) reads the claimed row (a membership its card's registration), so it always waits for it.
+   */
+  private async settleSuccess(
+    payment: PaymentHead,
     report: OutcomeReport,
     plan: FulfilmentPlan,
   ): Promise<PaymentHead | null> {
-    return this.payments.claimSuccessThen(id, changesOf(report), plan.mark, plan.refusal, async (claim) => {
+    const changes = changesOf(report);
+    if (!plan.purpose) {
+      const claimed = await this.claims.claimSuccessAsRead(
+        payment,
+        changes,
+        plan.mark,
+        plan.refusal,
+        async () => {
+          await this.transitioned(payment, payment.status, 'succeeded', report.source);
+          await this.fulfilment.fulfil(payment, plan);
+        },
+      );
+      if (claimed) return claimed;
+    }
+    return this.claims.claimSuccessThen(payment.id, changes, plan.mark, plan.refusal, async (claim) => {
       if (!claim) return null;
       await this.transitioned(claim.payment, claim.previous, 'succeeded', report.source);
       await this.fulfilment.fulfil(claim.payment, plan);

@@ -29,6 +29,7 @@ import { PaymentsController } from './payments.controller.js';
 import { PaymentMailFactsRepository } from './payment-mail-facts.repository.js';
 import { PaymentsRepository } from './payments.repository.js';
 import { RefundAmountsRepository } from './refund-amounts.repository.js';
+import { SuccessClaimsRepository } from './success-claims.repository.js';
 import { StoredCardChargesRepository } from './stored-card-charges.repository.js';
 import { PaymentsService } from './payments.service.js';
 import { PurposeOrdersService } from './purpose-orders.service.js';
@@ -64,6 +65,7 @@ import { WebhooksService } from './webhooks/webhooks.service.js';
     PaymentsRepository,
     PaymentMailFactsRepository,
     RefundAmountsRepository,
+    SuccessClaimsRepository,
     StoredCardChargesRepository,
     InboundEventsRepository,
     PaymentGateways,

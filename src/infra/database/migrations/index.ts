@@ -14,6 +14,7 @@ import { Merch1795578719809 } from './1795578719809-Merch.js';
 import { Cms1795579739849 } from './1795579739849-Cms.js';
 import { Draws1795579744530 } from './1795579744530-Draws.js';
 import { RaffleEntriesNewestPerRaffle1795590393522 } from './1795590393522-RaffleEntriesNewestPerRaffle.js';
+import { PaymentClaimLostFunction1795600000000 } from './1795600000000-PaymentClaimLostFunction.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   Cms1795579739849,
   Draws1795579744530,
   RaffleEntriesNewestPerRaffle1795590393522,
+  PaymentClaimLostFunction1795600000000,
 ];
