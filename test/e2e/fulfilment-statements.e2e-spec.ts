@@ -3,6 +3,7 @@ import { makeUser } from '../support/factories';
 import {
   confirm,
   orderAsUser,
+  paidOrderOf,
   type PaymentsWorld,
   raffleOn,
   startPaymentsWorld,
@@ -102,7 +103,9 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
     // The counter's statement checks the cap, takes the tickets and hands the range to the entry it
     // inserts; it travels with the COMMIT, so the row's lock never waits for this process.
     const counter = last.findIndex((t) => COUNTER.test(t));
-    expect(last[counter]).toMatch(/^WITH capped AS \( ?INSERT INTO raffle_user_entries/i);
+    expect(last[counter]).toMatch(
+      /^WITH cap AS \(SELECT \(SELECT max_entries FROM raffles WHERE id = (\$1|'[^']+')\).*capped AS \( ?INSERT INTO raffle_user_entries/i,
+    );
     expect(last[counter]).toMatch(/INSERT INTO raffle_entries/i);
     expect(last.slice(counter + 1)).toEqual(['COMMIT']);
     expect(sent.slice(at + 1).filter((m) => m.client === sent[at].client)).toEqual([]);
@@ -130,6 +133,18 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
       expect(messages.flat().filter((t) => /^(PREPARE|EXECUTE) /.test(t))).toEqual([]);
       expect(reads.map((m) => m.name)).toEqual([undefined, undefined]);
     }
+  });
+
+  it("sends a raffle's later sales as two messages: the payment's head, then the whole transaction", async () => {
+    const raffle = await raffleOn(w, { points_enabled: true, points_multiplier: 2 });
+    const orders = [await paidOrderOf(w, raffle.item_id, 1), await paidOrderOf(w, raffle.item_id, 1)];
+    await confirm(w, orders[0]).expect(200);
+    // The raffle's entry rules come from this instance's copy, made by the first sale.
+    const sent = await messagesOf(() => confirm(w, orders[1]).expect(200));
+    expect(sent).toHaveLength(2);
+    expect(sent[0].statements[0]).toMatch(/^SELECT .* FROM payment_transactions p WHERE p\.id = \$1$/i);
+    expect(sent[1].statements[0]).toBe('START TRANSACTION');
+    expect(sent[1].statements[sent[1].statements.length - 1]).toBe('COMMIT');
   });
 
   it('commits nothing of a paid order whose tickets went between its plan and its counter', async () => {

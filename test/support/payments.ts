@@ -51,6 +51,22 @@ export async function orderAsUser(
   return res.body as { order_id: string; checkout_id: string; success: boolean };
 }
 
+/**
+ * A paid order of `quantity` tickets of `itemId`, not yet confirmed: made by `token`'s user (a new member
+ * when none is given) and completed at the fake gateway. Answers its order id.
+ */
+export async function paidOrderOf(
+  w: PaymentsWorld,
+  itemId: string,
+  quantity: number,
+  token?: string,
+): Promise<string> {
+  const buyer = token ?? (await makeUser(w.t, w.site)).token;
+  const order = await orderAsUser(w, buyer, itemId, { quantity });
+  w.fakes.gatewayOne.complete(order.checkout_id);
+  return order.order_id;
+}
+
 export function confirm(w: PaymentsWorld, orderId: string, extra: Record<string, unknown> = {}) {
   return api(w.t.app).post('/gatewayone/create-order', {
     confirmation_only: true,

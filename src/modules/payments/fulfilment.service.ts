@@ -83,7 +83,7 @@ export class FulfilmentService {
         notify: true,
         purpose: null,
       };
-    const raffle = await this.raffles.entryRules(payment.raffle_id);
+    const raffle = await this.entryRules(payment.raffle_id, payment.tickets);
     const refusal = raffle ? precheckEntry(raffle, payment.tickets, new Date()) : 'RAFFLE_CLOSED';
     if (!raffle || refusal) return refunding(refusal ?? 'RAFFLE_CLOSED');
     const multiplier = raffle.points_enabled ? raffle.points_multiplier : null;
@@ -95,6 +95,17 @@ export class FulfilmentService {
       notify: true,
       purpose: null,
     };
+  }
+
+  /**
+   * The raffle's rules for a plan: this instance's copy (`RafflesService.entryRules`) when it lets the
+   * order through — the counter checks it again — else the row itself, so nobody is refunded on a copy
+   * that was behind (a raffle reopened, its total raised).
+   */
+  private async entryRules(raffleId: string, tickets: number): Promise<RaffleEntryRules | null> {
+    const copy = await this.raffles.entryRules(raffleId);
+    if (copy && !precheckEntry(copy, tickets, new Date())) return copy;
+    return this.raffles.entryRules(raffleId, true);
   }
 
   /** The plan of an order whose tickets went after all: refund it whole. */
@@ -133,6 +144,8 @@ export class FulfilmentService {
       paymentTransactionId: payment.id,
       meta: { ip: payment.ip_address, userAgent: payment.user_agent },
     });
+    // Sold out, or refused on a copy that was behind: the next plans read the raffle's row.
+    if (!result.ok || result.soldOut) this.raffles.forgetEntryRules(plan.raffle.id);
     if (!result.ok) throw new TicketsGone(result.refusal);
   }
 

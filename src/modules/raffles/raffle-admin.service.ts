@@ -101,6 +101,7 @@ export class RaffleAdminService {
       return this.raffles.findById(id, manager);
     });
     if (!row) throw AppException.notFound('Raffle');
+    this.reader.forgetEntryRules(id);
     return this.reader.presentOne(row, 'admin');
   }
 

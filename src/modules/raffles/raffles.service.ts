@@ -1,6 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppException } from '#app/common/errors/app.exception.js';
+import { ExpiringCopies } from '#app/common/expiring-copies.js';
 import type { QuoteDto, RaffleDto } from './dto/raffle.dto.js';
 import type { Raffle } from './entities/raffle.entity.js';
 import { type ChosenUpsell, type OrderPrice, priceOrder, PricingError } from './pricing.rules.js';
@@ -19,11 +20,19 @@ export function refusal(r: NonNullable<Refusal>): AppException {
 }
 
 /**
+ * How long an instance plans paid orders from its copy of a raffle's entry rules (`entryRules`). Only the
+ * points a sale earns can follow a stale copy, and only on instances that did not make the change.
+ */
+export const ENTRY_RULES_TTL_MS = 5_000;
+
+/**
  * Reading raffles and pricing orders. Public reads never show drafts (404). Payments and entries use
  * `findByItemId`, `priceOrder` and `checkOrderFits`, so every way in prices and limits alike.
  */
 @Injectable()
 export class RafflesService {
+  private readonly entryRulesCopies = new ExpiringCopies<RaffleEntryRules | null>(ENTRY_RULES_TTL_MS);
+
   constructor(
     private readonly raffles: RafflesRepository,
     private readonly relations: RaffleRelationsPort,
@@ -124,9 +133,27 @@ export class RafflesService {
     return this.raffles.findManyByIds(ids);
   }
 
-  /** What entering the raffle needs of it (caps, state, points multiplier), read narrow; null if none. */
-  entryRules(id: string): Promise<RaffleEntryRules | null> {
-    return this.raffles.entryRules(id);
+  /**
+   * What entering the raffle needs of it (caps, state, counter, points multiplier), read narrow; null if
+   * none. A paid order's plan: from this instance's copy while it is under ENTRY_RULES_TTL_MS old, so a
+   * popular raffle's row is not read once per sale; `fresh` reads it. A copy can only be behind, and what
+   * it lets through is checked again by the counter's own statement, which reads the row it locks (state,
+   * tickets left, the per-user cap): so a plan made from a copy may pass an order the counter then refuses
+   * (refunded whole, as any race), and a plan that refuses must be made again from the row (the caller's
+   * part). The points a sale earns follow the copy.
+   */
+  entryRules(id: string, fresh = false): Promise<RaffleEntryRules | null> {
+    if (fresh) this.entryRulesCopies.forget(id);
+    return this.entryRulesCopies.get(
+      id,
+      () => this.raffles.entryRules(id),
+      (rules) => rules !== null,
+    );
+  }
+
+  /** The raffle changed (its points, its caps), or sold out: plans read its rules from the row again. */
+  forgetEntryRules(id: string): void {
+    this.entryRulesCopies.forget(id);
   }
 
   private async requirePublished(id: string, siteId: string | undefined): Promise<Raffle> {

@@ -1,6 +1,7 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppException } from '#app/common/errors/app.exception.js';
+import { ExpiringCopies } from '#app/common/expiring-copies.js';
 import { SecretBox } from '#app/infra/crypto/secret-box.service.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { SiteConfig } from './entities/site-config.entity.js';
@@ -17,7 +18,7 @@ export const SITE_SETTINGS_TTL_MS = 30_000;
 /** What other features ask of sites: does it exist, and its settings (secrets decrypted on request). */
 @Injectable()
 export class SitesService {
-  private readonly settingsCache = new Map<string, { at: number; facts: SiteHotFacts | null }>();
+  private readonly settingsCache = new ExpiringCopies<SiteHotFacts | null>(SITE_SETTINGS_TTL_MS);
 
   constructor(
     private readonly sites: SitesRepository,
@@ -38,18 +39,13 @@ export class SitesService {
     return (await this.hotFacts(siteId))?.integrations ?? { contacts: false, analytics: false };
   }
 
-  private async hotFacts(siteId: string): Promise<SiteHotFacts | null> {
-    const cached = this.settingsCache.get(siteId);
-    if (cached && Date.now() - cached.at < SITE_SETTINGS_TTL_MS) return cached.facts;
-    const facts = await this.sites.settingsOf(siteId);
-    if (this.settingsCache.size > 10_000) this.settingsCache.clear();
-    this.settingsCache.set(siteId, { at: Date.now(), facts });
-    return facts;
+  private hotFacts(siteId: string): Promise<SiteHotFacts | null> {
+    return this.settingsCache.get(siteId, () => this.sites.settingsOf(siteId));
   }
 
   /** A site's settings changed: this instance forgets its copy once the change has committed. */
   settingsChanged(siteId: string): void {
-    this.tx.afterCommit(() => this.settingsCache.delete(siteId));
+    this.tx.afterCommit(() => this.settingsCache.forget(siteId));
   }
 
   findBySiteId(siteId: string, manager?: EntityManager): Promise<SiteConfig | null> {

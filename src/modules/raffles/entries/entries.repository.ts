@@ -33,19 +33,22 @@ export class TicketsRefused extends Error {
 
 /**
  * The hot row, touched last and once (DESIGN §6 "Contention"). One statement: the user's cap first (a
- * conditional upsert of what they hold: two parallel entries of one user cannot both pass it), then, only
+ * conditional upsert of what they hold: two parallel entries of one user cannot both pass it; the cap is
+ * the raffle's `max_entries` as this statement reads it, never a caller's copy), then, only
  * if it passed, the raffle's counter takes the tickets if the raffle is open and has them (closing it when
  * they were the last), and the entry is inserted with its contiguous range from that UPDATE's RETURNING.
  * Sent with COMMIT in one round trip (`TransactionRunner.commitWith`), so when it takes nothing it must
  * fail: `tickets_refused` raises with the cap's verdict and the raffle's state, aborting the transaction.
  */
 const TAKE_AND_ENTER = keepPlan(`
-  WITH capped AS (
+  WITH cap AS (SELECT (SELECT max_entries FROM raffles WHERE id = $1) AS most),
+  capped AS (
     INSERT INTO raffle_user_entries (raffle_id, user_id, entries_count)
-    SELECT $1, $5, $2 WHERE $14::integer IS NULL OR $2 <= $14::integer
+    SELECT $1, $5, $2 FROM cap WHERE cap.most IS NULL OR $2 <= cap.most
     ON CONFLICT (raffle_id, user_id) DO UPDATE
       SET entries_count = raffle_user_entries.entries_count + EXCLUDED.entries_count
-      WHERE $14::integer IS NULL OR raffle_user_entries.entries_count + EXCLUDED.entries_count <= $14::integer
+      WHERE (SELECT most FROM cap) IS NULL
+         OR raffle_user_entries.entries_count + EXCLUDED.entries_count <= (SELECT most FROM cap)
     RETURNING entries_count),
   taken AS (
     UPDATE raffles
@@ -87,15 +90,11 @@ export class EntriesRepository {
   }
 
   /**
-   * Checks the user's cap (`maxEntries`, null: none), takes `entry.entries_count` tickets from the raffle's
-   * counter, writes the entry and COMMITS the ambient transaction (with whatever it deferred): the
-   * caller's last step. Throws `TicketsRefused` (rolled back) when refused.
+   * Checks the user's cap (the raffle's `max_entries`), takes `entry.entries_count` tickets from the
+   * raffle's counter, writes the entry and COMMITS the ambient transaction (with whatever it deferred):
+   * the caller's last step. Throws `TicketsRefused` (rolled back) when refused.
    */
-  async takeTicketsEnterAndCommit(
-    entry: NewEntry,
-    purchased: number,
-    maxEntries: number | null,
-  ): Promise<EnteredTickets> {
+  async takeTicketsEnterAndCommit(entry: NewEntry, purchased: number): Promise<EnteredTickets> {
     let rows: EnteredTickets[];
     try {
       rows = await this.tx.commitWith<EnteredTickets>(TAKE_AND_ENTER, [
@@ -112,7 +111,6 @@ export class EntriesRepository {
         entry.note,
         entry.ip_address,
         entry.user_agent,
-        maxEntries,
       ]);
     } catch (error) {
       const cause =

@@ -15,8 +15,8 @@ import {
 } from './entries.rules.js';
 
 export interface EnterRequest {
-  /** The raffle, as the caller read it: its id and the per-user cap it had. */
-  raffle: { id: string; max_entries: number | null };
+  /** The raffle (its caps and state are checked as the counter's statement reads them). */
+  raffle: { id: string };
   userId: string;
   siteId: string;
   quantity: number;
@@ -75,7 +75,6 @@ export class EntriesService {
       taken = await this.entries.takeTicketsEnterAndCommit(
         entry,
         countsAsPurchase(req.method) ? req.quantity : 0,
-        req.raffle.max_entries,
       );
     } catch (error) {
       if (!(error instanceof TicketsRefused)) throw error;
