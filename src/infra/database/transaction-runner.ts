@@ -1,35 +1,17 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { ClientBase, Pool, QueryResult } from 'pg';
+import type { ClientBase, Pool } from 'pg';
 import {
   type DataSource,
   type EntityManager,
   type EntityTarget,
   type ObjectLiteral,
   QueryFailedError,
-  type QueryRunner,
   type Repository,
 } from 'typeorm';
-import { type HeldBatch, HeldStatements } from './held-statements.js';
 import { driverPlanName, SessionPlans } from './kept-plans.js';
-import { inlineParameters } from './sql-literals.js';
-
-interface OpenTransaction {
-  runner: QueryRunner;
-  client: ClientBase;
-  /** Statements waiting to travel with the transaction's next message (deferred writes, a held opening). */
-  held: HeldStatements;
-  /** Run once the transaction has committed; dropped if it rolls back. */
-  afterCommit: Array<() => void>;
-  /** Committed by `commitWith`: nothing more may run in it. */
-  committed: boolean;
-  /** The session's prepared statements (PostgreSQL only). */
-  plans?: SessionPlans;
-}
-
-/** TypeORM's transaction state on a query runner, set when this class opens or ends a transaction itself. */
-type RunnerState = { isTransactionActive: boolean; transactionDepth: number; databaseConnection: ClientBase };
+import { OpenTransaction, type Statement } from './open-transaction.js';
 
 /**
  * The one way the service uses transactions (docs/DECISIONS.md, "Transactions"). `run(work)` opens a
@@ -40,8 +22,7 @@ type RunnerState = { isTransactionActive: boolean; transactionDepth: number; dat
  * the open transaction.
  *
  * Round trips are what a sale pays for on its hot path, so a transaction can also send several statements
- * in one message (PostgreSQL's simple query protocol; their parameters written as literals by
- * `inlineParameters`): `runOpening` opens it with its first statement, `defer` holds writes whose results
+ * in one message (PostgreSQL's simple query protocol, `OpenTransaction`): `runOpening` opens it with its first statement, `defer` holds writes whose results
  * nobody reads until the next statement goes (any query through `manager` sends them first, so order is
  * kept), and `commitWith` sends what is held, the last statement and COMMIT together. `runHeldOpening`
  * holds the opening too, so a transaction of deferred writes is one message from START to COMMIT.
@@ -70,10 +51,7 @@ export class TransactionRunner implements OnModuleInit {
 
   /** The open transaction's manager, or the pool's outside any transaction. */
   get manager(): EntityManager {
-    const open = this.current.getStore();
-    if (!open) return this.dataSource.manager;
-    if (open.committed) throw new Error('The transaction has committed: nothing more may run in it.');
-    return open.runner.manager;
+    return this.current.getStore()?.manager ?? this.dataSource.manager;
   }
 
   /**
@@ -121,15 +99,12 @@ export class TransactionRunner implements OnModuleInit {
    * statement's rows, the transaction ambient (a sale's transaction starts with the claim that decides
    * whether it goes on).
    */
-  async runOpening<T>(
-    first: { sql: string; values: readonly unknown[] },
-    work: (rows: unknown[]) => Promise<T>,
-  ): Promise<T> {
+  async runOpening<T>(first: Statement, work: (rows: unknown[]) => Promise<T>): Promise<T> {
     if (this.current.getStore()) throw new Error('runOpening opens a transaction: it cannot join one');
     return this.open(async (open) => {
-      this.began(open);
-      open.held.hold(['START TRANSACTION']);
-      const rows = await this.send<object>(open, open.held.take(), first, []);
+      open.began();
+      open.hold({ sql: 'START TRANSACTION', values: [] });
+      const rows = await open.send<object>(first, []);
       return () => work(rows);
     });
   }
@@ -142,15 +117,12 @@ export class TransactionRunner implements OnModuleInit {
    * rows as a promise settled when the message carrying it is answered — which may be the COMMIT: await it
    * only once the transaction is over.
    */
-  async runHeldOpening<T>(
-    first: { sql: string; values: readonly unknown[] },
-    work: (rows: Promise<unknown[]>) => Promise<T>,
-  ): Promise<T> {
+  async runHeldOpening<T>(first: Statement, work: (rows: Promise<unknown[]>) => Promise<T>): Promise<T> {
     if (this.current.getStore()) throw new Error('runHeldOpening opens a transaction: it cannot join one');
     return this.open((open) => {
-      this.began(open);
-      open.held.hold(['START TRANSACTION']);
-      const rows = open.held.holdAnswering(this.written(open, first.sql, first.values));
+      open.began();
+      open.hold({ sql: 'START TRANSACTION', values: [] });
+      const rows = open.holdAnswering(first);
       rows.catch(() => undefined); // a failure is the message's: thrown to whoever sent it
       return Promise.resolve(() => work(rows));
     });
@@ -164,7 +136,7 @@ export class TransactionRunner implements OnModuleInit {
   defer(sql: string, values: readonly unknown[]): void {
     const open = this.current.getStore();
     if (!open || open.committed) throw new Error('defer needs an open transaction');
-    open.held.hold(this.written(open, sql, values));
+    open.hold({ sql, values });
   }
 
   /**
@@ -177,9 +149,7 @@ export class TransactionRunner implements OnModuleInit {
   async commitWith<R extends object>(sql: string, values: readonly unknown[]): Promise<R[]> {
     const open = this.current.getStore();
     if (!open || open.committed) throw new Error('commitWith needs an open transaction');
-    const rows = await this.send<R>(open, open.held.take(), { sql, values }, ['COMMIT']);
-    this.ended(open);
-    return rows;
+    return open.commitWith<R>({ sql, values });
   }
 
   /** Runs `work` with no ambient transaction, on the pool (autocommitted statements). */
@@ -222,26 +192,14 @@ export class TransactionRunner implements OnModuleInit {
     const runner = this.dataSource.createQueryRunner();
     try {
       const client = (await runner.connect()) as ClientBase;
-      const open: OpenTransaction = {
-        runner,
-        client,
-        held: new HeldStatements(),
-        afterCommit: [],
-        committed: false,
-        plans: this.plansOf(client),
-      };
-      this.flushBeforeEachQuery(open);
+      const open = new OpenTransaction(runner, client, this.plansOf(client));
       let result: T;
       try {
         const work = await begin(open);
         result = await this.current.run(open, work);
-        if (!open.committed) await this.commit(open);
+        if (!open.committed) await open.commit();
       } catch (error) {
-        const unsent = open.held.take();
-        open.plans?.lost(unsent.texts);
-        unsent.failed(error);
-        if (!open.committed && runner.isTransactionActive)
-          await runner.rollbackTransaction().catch(() => undefined);
+        await open.rollback(error);
         throw error;
       }
       for (const hook of open.afterCommit) hook();
@@ -251,84 +209,10 @@ export class TransactionRunner implements OnModuleInit {
     }
   }
 
-  /** COMMIT, with whatever is still held in the same message. */
-  private async commit(open: OpenTransaction): Promise<void> {
-    if (!open.held.size) return open.runner.commitTransaction();
-    await this.send(open, open.held.take(), null, ['COMMIT']);
-    this.ended(open);
-  }
-
-  /**
-   * Every query of the transaction through TypeORM (a repository, the manager, a queued job) first sends
-   * what is deferred, so statements reach the database in the order they were written.
-   */
-  private flushBeforeEachQuery(open: OpenTransaction): void {
-    const runner = open.runner;
-    const query = runner.query.bind(runner) as (...args: unknown[]) => Promise<unknown>;
-    runner.query = (async (...args: unknown[]) => {
-      if (open.held.size) await this.send(open, open.held.take(), null, []);
-      return query(...args);
-    }) as QueryRunner['query'];
-  }
-
-  /** TypeORM is told the transaction is open (this class sends, or holds, its START). */
-  private began(open: OpenTransaction): void {
-    const state = open.runner as unknown as RunnerState;
-    state.isTransactionActive = true;
-    state.transactionDepth = 1;
-  }
-
-  /** TypeORM is told the transaction is over (this class sent its COMMIT). */
-  private ended(open: OpenTransaction): void {
-    open.committed = true;
-    const state = open.runner as unknown as RunnerState;
-    state.isTransactionActive = false;
-    state.transactionDepth = 0;
-  }
-
   private plansOf(client: ClientBase): SessionPlans | undefined {
     if (!this.keepPlans) return undefined;
     let plans = this.sessions.get(client);
     if (!plans) this.sessions.set(client, (plans = new SessionPlans()));
     return plans;
-  }
-
-  /** A statement as the message carries it: by its kept plan (`keepPlan`), else with literals for parameters. */
-  private written(open: OpenTransaction, sql: string, values: readonly unknown[]): string[] {
-    if (!values.length) return [sql];
-    const escape = (s: string) => open.client.escapeLiteral(s);
-    return open.plans?.statements(sql, values, escape) ?? [inlineParameters(sql, values, escape)];
-  }
-
-  /**
-   * One simple-protocol message: what was `held` (statements already written out), the statement if any
-   * (its parameters written as literals, or by its kept plan), then `after`; answers that statement's rows
-   * (none without one) and the held statements' waiting callers theirs. Errors are TypeORM's
-   * `QueryFailedError`, as for any other statement.
-   */
-  private async send<R extends object>(
-    open: OpenTransaction,
-    held: HeldBatch,
-    statement: { sql: string; values: readonly unknown[] } | null,
-    after: string[],
-  ): Promise<R[]> {
-    const statements = [...held.texts];
-    if (statement) statements.push(...this.written(open, statement.sql, statement.values));
-    const answering = statements.length - 1;
-    statements.push(...after);
-    const text = statements.join(';\n');
-    let answer: unknown;
-    try {
-      answer = await open.client.query(text);
-    } catch (error) {
-      open.plans?.lost(statements);
-      const failure = new QueryFailedError(text, [], error as Error);
-      held.failed(failure);
-      throw failure;
-    }
-    open.plans?.sent(statements);
-    const results = Array.isArray(answer) ? (answer as QueryResult<R>[]) : [answer as QueryResult<R>];
-    held.answered(results);
-    return statement ? results[answering].rows : [];
   }
 }
