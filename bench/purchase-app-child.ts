@@ -31,8 +31,10 @@ export class AppChild {
     return this.ipc.ask<T>({ ...(args ?? {}), cmd } as AppCommand);
   }
 
-  /** The app process's CPU so far, in ms: user and kernel (its socket writes are the kernel's). */
-  /** The app's CPU (every thread) and its event loop's busy time (the one thread that runs requests). */
+  /**
+   * The app process's CPU so far, in ms (every thread: user and kernel, its socket writes the kernel's), and
+   * its event loop's busy time (the one thread that runs requests).
+   */
   async cpu(): Promise<{ total: number; system: number; elu: EventLoopUtilization }> {
     const u = await this.ask<NodeJS.CpuUsage & { elu: EventLoopUtilization }>('cpu');
     return { total: (u.user + u.system) / 1000, system: u.system / 1000, elu: u.elu };

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { makeUser } from '../support/factories';
 import {
   confirm,
@@ -221,6 +222,26 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
         points: '1',
         moves: ['Payment review → succeeded (confirmation)'],
       },
+    ]);
+  });
+
+  it('sends nothing, not even a ROLLBACK, for a held transaction whose work fails before its message goes', async () => {
+    const tx = w.t.app.get(TransactionRunner);
+    const sent = await messagesOf(async () => {
+      const failing = tx.runHeldOpening({ sql: 'SELECT $1::int AS n', values: [1] }, () =>
+        Promise.reject(new Error('refused before any statement went')),
+      );
+      await expect(failing).rejects.toThrow('refused before any statement went');
+      // The connection it had is whole: a held transaction on the pool runs and answers.
+      let rows: Promise<unknown[]> | undefined;
+      await tx.runHeldOpening({ sql: 'SELECT $1::int AS n', values: [2] }, (r) => {
+        rows = r;
+        return Promise.resolve();
+      });
+      expect(await rows).toEqual([{ n: 2 }]);
+    });
+    expect(sent.map((m) => m.statements.filter((t) => !/^(SELECT|EXECUTE)/.test(t)))).toEqual([
+      ['START TRANSACTION', 'COMMIT'],
     ]);
   });
 

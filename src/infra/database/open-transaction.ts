@@ -26,6 +26,8 @@ export class OpenTransaction {
   readonly afterCommit: Array<() => void> = [];
   /** Committed by this class (`commitWith`, `commit`): nothing more may run in it. */
   committed = false;
+  /** Its START is held, not yet sent: the server has no transaction to roll back. */
+  private startUnsent = false;
 
   constructor(
     readonly runner: QueryRunner,
@@ -44,11 +46,11 @@ export class OpenTransaction {
     return this.runner.manager;
   }
 
-  /** TypeORM is told the transaction is open: this class sends (or holds) its START. */
-  began(): void {
-    const state = this.runner as unknown as RunnerState;
-    state.isTransactionActive = true;
-    state.transactionDepth = 1;
+  /** START TRANSACTION held for the next message; TypeORM is told the transaction is open. */
+  holdStart(): void {
+    this.setRunnerState(true);
+    this.held.hold(['START TRANSACTION']);
+    this.startUnsent = true;
   }
 
   /** Holds a statement for the next message. */
@@ -70,17 +72,21 @@ export class OpenTransaction {
 
   /** COMMIT, with whatever is still held in the same message. */
   async commit(): Promise<void> {
-    if (!this.held.size) return this.runner.commitTransaction();
-    await this.send(null, ['COMMIT']);
+    if (this.held.size) await this.send(null, ['COMMIT']);
+    else await this.runner.commitTransaction();
     this.ended();
   }
 
-  /** What is held is dropped (its callers told `error`), and the transaction rolled back if it is open. */
+  /**
+   * What is held is dropped (its callers told `error`), and the transaction rolled back if the server has
+   * one open (not when its START never left this process).
+   */
   async rollback(error: unknown): Promise<void> {
     const unsent = this.held.take();
     this.plans?.lost(unsent.texts);
     unsent.failed(error);
-    if (!this.committed && this.runner.isTransactionActive)
+    if (this.startUnsent) this.setRunnerState(false);
+    else if (!this.committed && this.runner.isTransactionActive)
       await this.runner.rollbackTransaction().catch(() => undefined);
   }
 
@@ -97,6 +103,7 @@ export class OpenTransaction {
     statements.push(...after);
     const text = statements.join(';\n');
     let answer: unknown;
+    this.startUnsent = false;
     try {
       answer = await this.client.query(text);
     } catch (error) {
@@ -111,12 +118,17 @@ export class OpenTransaction {
     return statement ? results[answering].rows : [];
   }
 
-  /** TypeORM is told the transaction is over: this class sent its COMMIT. */
+  /** The transaction committed: nothing more may run in it. */
   private ended(): void {
     this.committed = true;
+    this.setRunnerState(false);
+  }
+
+  /** TypeORM is told whether the transaction is open, where this class sends its START or COMMIT itself. */
+  private setRunnerState(open: boolean): void {
     const state = this.runner as unknown as RunnerState;
-    state.isTransactionActive = false;
-    state.transactionDepth = 0;
+    state.isTransactionActive = open;
+    state.transactionDepth = open ? 1 : 0;
   }
 
   /** A statement as the message carries it: by its kept plan (`keepPlan`), else with literals for parameters. */

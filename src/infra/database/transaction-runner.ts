@@ -22,10 +22,11 @@ import { OpenTransaction, type Statement } from './open-transaction.js';
  * the open transaction.
  *
  * Round trips are what a sale pays for on its hot path, so a transaction can also send several statements
- * in one message (PostgreSQL's simple query protocol, `OpenTransaction`): `runOpening` opens it with its first statement, `defer` holds writes whose results
- * nobody reads until the next statement goes (any query through `manager` sends them first, so order is
- * kept), and `commitWith` sends what is held, the last statement and COMMIT together. `runHeldOpening`
- * holds the opening too, so a transaction of deferred writes is one message from START to COMMIT.
+ * in one message (PostgreSQL's simple query protocol, `OpenTransaction`): `runOpening` opens it with its
+ * first statement, `defer` holds writes whose results nobody reads until the next statement goes (any
+ * query through `manager` sends them first, so order is kept), and `commitWith` sends what is held, the
+ * last statement and COMMIT together. `runHeldOpening` holds the opening too, so a transaction of
+ * deferred writes is one message from START to COMMIT.
  */
 @Injectable()
 export class TransactionRunner implements OnModuleInit {
@@ -102,8 +103,7 @@ export class TransactionRunner implements OnModuleInit {
   async runOpening<T>(first: Statement, work: (rows: unknown[]) => Promise<T>): Promise<T> {
     if (this.current.getStore()) throw new Error('runOpening opens a transaction: it cannot join one');
     return this.open(async (open) => {
-      open.began();
-      open.hold({ sql: 'START TRANSACTION', values: [] });
+      open.holdStart();
       const rows = await open.send<object>(first, []);
       return () => work(rows);
     });
@@ -120,8 +120,7 @@ export class TransactionRunner implements OnModuleInit {
   async runHeldOpening<T>(first: Statement, work: (rows: Promise<unknown[]>) => Promise<T>): Promise<T> {
     if (this.current.getStore()) throw new Error('runHeldOpening opens a transaction: it cannot join one');
     return this.open((open) => {
-      open.began();
-      open.hold({ sql: 'START TRANSACTION', values: [] });
+      open.holdStart();
       const rows = open.holdAnswering(first);
       rows.catch(() => undefined); // a failure is the message's: thrown to whoever sent it
       return Promise.resolve(() => work(rows));

@@ -59,9 +59,9 @@ export function headOf(p: PaymentTransaction): PaymentHead {
     user_agent: p.user_agent,
     fulfilled_at: p.fulfilled_at,
     fulfilment: p.fulfilment,
-    unfillable: typeof p.metadata.unfillable === 'string' ? p.metadata.unfillable : null,
-    checkout_url: typeof p.metadata.checkout_url === 'string' ? p.metadata.checkout_url : null,
-    kind: typeof p.metadata.kind === 'string' ? p.metadata.kind : null,
+    unfillable: str(p.metadata.unfillable),
+    checkout_url: str(p.metadata.checkout_url),
+    kind: str(p.metadata.kind),
     registration_id:
       str(p.gateway_response?.registrationId) ??
       str((p.webhook_data?.payload as Record<string, unknown> | undefined)?.registrationId),
