@@ -43,9 +43,12 @@ declare module 'autocannon' {
     }
   }
   namespace autocannon {
-    /** The run: its result, and its events (`response` on every answer). */
+    /** The run: its result, and its events (`response` on every answer, with its latency in ms). */
     interface Instance extends Promise<Result> {
-      on(event: 'response', listener: () => void): void;
+      on(
+        event: 'response',
+        listener: (client: unknown, statusCode: number, bytes: number, latencyMs: number) => void,
+      ): void;
     }
   }
   function autocannon(options: autocannon.Options): autocannon.Instance;

@@ -53,4 +53,6 @@ export interface LoadOrder {
   ids: string[];
   connections: number;
   ipBase: number;
+  /** Where to write each answer's time and latency (`BENCH_TIMINGS`), a file per run. */
+  timingsDir?: string;
 }

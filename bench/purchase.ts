@@ -33,6 +33,7 @@ const BURST = Number(process.env.BENCH_BURST ?? 500);
 const PHASES = new Set((process.env.BENCH_PHASES ?? 'postgres,embedded,mail').split(','));
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
 const PROFILE = process.env.BENCH_PROFILE; // a directory: CPU profiles of the app during each load run
+const TIMINGS = process.env.BENCH_TIMINGS; // a directory: every answer's time and latency, a file per load run
 
 interface Run {
   rate: number;
@@ -85,7 +86,7 @@ async function appRun(
   const cpuBefore = await s.app.cpu();
   const dbBefore = processCpuMs('postgres');
   const ownBefore = process.cpuUsage();
-  const load = await loadInChild({ url: s.init.url, ids, connections, ipBase });
+  const load = await loadInChild({ url: s.init.url, ids, connections, ipBase, timingsDir: TIMINGS });
   const own = process.cpuUsage(ownBefore);
   const dbMs = processCpuMs('postgres') - dbBefore;
   const cpuAfter = await s.app.cpu();
