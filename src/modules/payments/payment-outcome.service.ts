@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { KeyedGate } from '#app/common/keyed-gate.js';
 import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { ResponsiblePlayService } from '#app/modules/responsible-play/responsible-play.service.js';
@@ -25,6 +26,15 @@ export interface OutcomeReport {
 }
 
 /**
+ * How many sales of one raffle an instance runs at once; the rest wait in the app, holding no connection.
+ * Every sale of a raffle queues on its counter row anyway (one at a time, lock held to COMMIT), so more in
+ * flight only parks pooled connections on that lock: at 50 buyers of one raffle all ten were, and every other
+ * request of the instance (the next buyer's payment read included) waited behind them. Three keep the row
+ * busy (one committing, one waiting at the row, one on its way) and leave seven connections for the rest.
+ */
+export const RAFFLE_SALES_AT_ONCE = 3;
+
+/**
  * Applies what a gateway said about a payment; webhook, confirmation and reconciliation all end here.
  * A success of a payment nobody fulfilled yet is settled in one transaction that starts with ONE
  * conditional UPDATE (status, fulfilment claim and the report together; it answers whether this caller
@@ -41,6 +51,8 @@ export class PaymentOutcomeService {
     private readonly activity: ActivityLogService,
     private readonly tx: TransactionRunner,
   ) {}
+
+  private readonly raffleSales = new KeyedGate(RAFFLE_SALES_AT_ONCE);
 
   /**
    * Starts planning the fulfilment of a payment that a success would fulfil, so that its reads run
@@ -62,10 +74,12 @@ export class PaymentOutcomeService {
     if (!payment) return null;
     if (report.outcome === 'succeeded' && !payment.fulfilled_at) {
       const plan = await (planning ?? this.fulfilment.plan(payment));
-      const settled = await this.settleSuccess(payment, report, plan).catch((error: unknown) => {
-        if (!(error instanceof TicketsGone)) throw error;
-        return this.settleSuccess(payment, report, this.fulfilment.refunding(error.refusal));
-      });
+      const settled = await this.inRaffleTurn(plan, () => this.settleSuccess(payment, report, plan)).catch(
+        (error: unknown) => {
+          if (!(error instanceof TicketsGone)) throw error;
+          return this.settleSuccess(payment, report, this.fulfilment.refunding(error.refusal));
+        },
+      );
       if (settled) return settled;
     }
     return this.tx.run(() => this.record(payment.id, report));
@@ -104,6 +118,16 @@ export class PaymentOutcomeService {
       await this.fulfilment.fulfil(claim.payment, plan);
       return claim.payment;
     });
+  }
+
+  /**
+   * A sale that enters a raffle waits its turn among that raffle's sales (`RAFFLE_SALES_AT_ONCE`) before its
+   * transaction takes a connection. Not inside another transaction: a caller holding row locks while it
+   * waited could wait on a sale that waits on its locks, a deadlock the database could not see.
+   */
+  private inRaffleTurn<T>(plan: FulfilmentPlan, settle: () => Promise<T>): Promise<T> {
+    if (!plan.raffle || this.tx.active) return settle();
+    return this.raffleSales.run(plan.raffle.id, settle);
   }
 
   /** Any other report (and a success someone else fulfilled): the row locked, the status moved forward. */

@@ -1,0 +1,48 @@
+/**
+ * At most `width` tasks at a time per key; the rest wait their turn in order of arrival, holding nothing.
+ * A finishing task hands its place straight to the next in line, so a busy key never lets a newcomer jump
+ * the queue. What a task holds (a pooled connection) it takes after its turn comes, not while it waits.
+ */
+export class KeyedGate {
+  private readonly lanes = new Map<string, { running: number; waiting: Array<() => void> }>();
+
+  constructor(private readonly width: number) {
+    if (!Number.isInteger(width) || width < 1)
+      throw new RangeError(`a gate's width must be ≥ 1, not ${width}`);
+  }
+
+  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    await this.enter(key);
+    try {
+      return await task();
+    } finally {
+      this.leave(key);
+    }
+  }
+
+  /** Tasks of `key` running and waiting (for tests and metrics). */
+  load(key: string): { running: number; waiting: number } {
+    const lane = this.lanes.get(key);
+    return { running: lane?.running ?? 0, waiting: lane?.waiting.length ?? 0 };
+  }
+
+  private enter(key: string): Promise<void> {
+    let lane = this.lanes.get(key);
+    if (!lane) this.lanes.set(key, (lane = { running: 0, waiting: [] }));
+    if (lane.running < this.width) {
+      lane.running++;
+      return Promise.resolve();
+    }
+    const queue = lane.waiting;
+    return new Promise<void>((resolve) => queue.push(resolve));
+  }
+
+  private leave(key: string): void {
+    const lane = this.lanes.get(key);
+    if (!lane) return;
+    const next = lane.waiting.shift();
+    if (next)
+      next(); // its place passes on: `running` stays as it is
+    else if (--lane.running === 0) this.lanes.delete(key);
+  }
+}
