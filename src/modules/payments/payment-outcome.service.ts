@@ -43,6 +43,9 @@ export const RAFFLE_SALES_AT_ONCE = 3;
  */
 @Injectable()
 export class PaymentOutcomeService {
+  /** Each raffle's sales on this instance, `RAFFLE_SALES_AT_ONCE` at a time (`inRaffleTurn`). */
+  private readonly raffleSales = new KeyedGate(RAFFLE_SALES_AT_ONCE);
+
   constructor(
     private readonly payments: PaymentsRepository,
     private readonly claims: SuccessClaimsRepository,
@@ -51,8 +54,6 @@ export class PaymentOutcomeService {
     private readonly activity: ActivityLogService,
     private readonly tx: TransactionRunner,
   ) {}
-
-  private readonly raffleSales = new KeyedGate(RAFFLE_SALES_AT_ONCE);
 
   /**
    * Starts planning the fulfilment of a payment that a success would fulfil, so that its reads run
