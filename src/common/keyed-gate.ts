@@ -3,8 +3,13 @@
  * A finishing task hands its place straight to the next in line, so a busy key never lets a newcomer jump
  * the queue. What a task holds (a pooled connection) it takes after its turn comes, not while it waits.
  */
+interface Lane {
+  running: number;
+  waiting: Array<() => void>;
+}
+
 export class KeyedGate {
-  private readonly lanes = new Map<string, { running: number; waiting: Array<() => void> }>();
+  private readonly lanes = new Map<string, Lane>();
 
   constructor(private readonly width: number) {
     if (!Number.isInteger(width) || width < 1)
@@ -12,34 +17,29 @@ export class KeyedGate {
   }
 
   async run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    await this.enter(key);
+    const lane = await this.enter(key);
     try {
       return await task();
     } finally {
-      this.leave(key);
+      this.leave(key, lane);
     }
   }
 
-  /** Tasks of `key` running and waiting (for tests and metrics). */
+  /** What a key has running and waiting (the unit tests read it; an idle key holds nothing). */
   load(key: string): { running: number; waiting: number } {
     const lane = this.lanes.get(key);
     return { running: lane?.running ?? 0, waiting: lane?.waiting.length ?? 0 };
   }
 
-  private enter(key: string): Promise<void> {
+  private async enter(key: string): Promise<Lane> {
     let lane = this.lanes.get(key);
     if (!lane) this.lanes.set(key, (lane = { running: 0, waiting: [] }));
-    if (lane.running < this.width) {
-      lane.running++;
-      return Promise.resolve();
-    }
-    const queue = lane.waiting;
-    return new Promise<void>((resolve) => queue.push(resolve));
+    if (lane.running < this.width) lane.running++;
+    else await new Promise<void>((resolve) => lane.waiting.push(resolve));
+    return lane;
   }
 
-  private leave(key: string): void {
-    const lane = this.lanes.get(key);
-    if (!lane) return;
+  private leave(key: string, lane: Lane): void {
     const next = lane.waiting.shift();
     if (next)
       next(); // its place passes on: `running` stays as it is
