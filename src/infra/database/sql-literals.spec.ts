@@ -1,5 +1,5 @@
 import { escapeLiteral } from 'pg';
-import { inlineParameters, parameterLiterals } from './sql-literals.js';
+import { inlineParameters, parameterLiterals, quoteLiteral } from './sql-literals.js';
 
 describe('inlineParameters', () => {
   it('writes each placeholder as a literal of its value, $10 not mistaken for $1', () => {
@@ -59,5 +59,32 @@ describe('parameterLiterals', () => {
 
   it('refuses a statement that names more placeholders than there are values', () => {
     expect(() => parameterLiterals('SELECT $2', [1], escapeLiteral)).toThrow(RangeError);
+  });
+});
+
+describe('quoteLiteral', () => {
+  it.each([
+    '',
+    'plain',
+    "O'Brien",
+    "''",
+    'back\\slash',
+    "both ' and \\ and '\\'",
+    '\\',
+    '{"report":"it\'s \\"fine\\"","amount":"12.50"}',
+    'ünïcødé ✓ 😀',
+    'line\nbreak\ttab',
+  ])('writes %j exactly as the driver does', (text) => {
+    expect(quoteLiteral(text)).toBe(escapeLiteral(text));
+  });
+
+  it('agrees with the driver on a thousand random texts of quotes, backslashes and letters', () => {
+    const alphabet = ["'", '\\', 'a', 'Z', ' ', '"', 'é', '😀', '\n', 'E'];
+    let seed = 42;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    for (let n = 0; n < 1000; n++) {
+      const text = Array.from({ length: next() % 40 }, () => alphabet[next() % alphabet.length]).join('');
+      expect(quoteLiteral(text)).toBe(escapeLiteral(text));
+    }
   });
 });

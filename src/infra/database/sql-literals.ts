@@ -45,6 +45,17 @@ export function parameterLiterals(
   return values.slice(0, count).map((v) => literal(v, escapeLiteral));
 }
 
+/**
+ * Text as an SQL literal, exactly as pg's `escapeLiteral` writes it (quotes doubled; text holding a backslash
+ * written ` E'…'` with the backslashes doubled), built by `replaceAll` rather than the driver's
+ * character-by-character concatenation: a sale writes the gateway's report (a few KB of JSON) this way, and
+ * the driver's loop allocated ~35 KB a confirmation, about a thirteenth of all the app allocates for one.
+ */
+export function quoteLiteral(text: string): string {
+  if (!text.includes('\\')) return `'${text.replaceAll("'", "''")}'`;
+  return ` E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+}
+
 /** A statement split at its placeholders once: the same few statements are written many times a second. */
 const TEMPLATES = new Map<string, { texts: string[]; slots: number[] }>();
 
