@@ -1,0 +1,62 @@
+import { createServer, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ProviderError } from './provider-error.js';
+import { ProviderHttp } from './provider-http.js';
+
+/** A loopback server whose answer each test decides. */
+async function serve(handler: RequestListener): Promise<{ server: Server; url: string }> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+const client = (baseUrl: string, timeoutMs = 150) =>
+  new ProviderHttp({ provider: 'gw', baseUrl, timeoutMs, headers: {}, secrets: [] });
+
+describe('ProviderHttp', () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    const open = server;
+    server = undefined;
+    if (!open) return;
+    open.closeAllConnections();
+    await new Promise((resolve) => open.close(resolve));
+  });
+
+  it('answers the status and the JSON object the provider sent', async () => {
+    const s = await serve((_req, res) => res.writeHead(201).end('{"id":"x1"}'));
+    server = s.server;
+    expect(await client(s.url).send({ method: 'GET', path: '/a' })).toEqual({
+      status: 201,
+      body: { id: 'x1' },
+    });
+  });
+
+  const silent: RequestListener = () => undefined;
+  const stalling: RequestListener = (_req, res) => void res.writeHead(200).write('{"id":');
+
+  it.each([
+    ['sends nothing', silent],
+    ['sends its headers and then stalls in the body', stalling],
+  ])('gives up within its timeout on a provider that %s', async (_what, handler) => {
+    const s = await serve(handler);
+    server = s.server;
+    const started = Date.now();
+    const error = await client(s.url)
+      .send({ method: 'GET', path: '/slow' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ kind: 'unavailable', message: 'gw GET /slow: no answer within 150 ms' });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('says a refused connection is a network error, not a timeout', async () => {
+    const s = await serve(() => undefined);
+    const { url } = s;
+    await new Promise((resolve) => s.server.close(resolve));
+    const error = await client(url)
+      .send({ method: 'GET', path: '/gone' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'unavailable', message: 'gw GET /gone: network error econnrefused' });
+  });
+});
