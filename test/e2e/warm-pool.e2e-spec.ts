@@ -1,5 +1,4 @@
-import type { Pool } from 'pg';
-import { Client } from 'pg';
+import { Client, type Pool } from 'pg';
 import { DB_POOL_SIZE } from '#app/infra/database/data-source-options.js';
 import { createTestApp, type TestApp } from '../support/app';
 

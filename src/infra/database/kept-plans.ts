@@ -44,14 +44,10 @@ export class SessionPlans {
   private generation = 0;
 
   /** The statements that run `sql` with `values`: `[PREPARE …, EXECUTE …]`, `[EXECUTE …]`, or null to inline it. */
-  statements(
-    sql: string,
-    values: readonly unknown[],
-    escapeLiteral: (text: string) => string,
-  ): string[] | null {
+  statements(sql: string, values: readonly unknown[]): string[] | null {
     const hash = KEPT.get(sql);
     if (hash === undefined) return null;
-    const literals = parameterLiterals(sql, values, escapeLiteral);
+    const literals = parameterLiterals(sql, values);
     if (!literals) return null;
     const args = literals.length ? `(${literals.join(', ')})` : '';
     const known = this.prepared.get(sql) ?? this.pending.get(sql);

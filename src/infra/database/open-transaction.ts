@@ -2,7 +2,7 @@ import type { ClientBase, QueryResult } from 'pg';
 import { type EntityManager, QueryFailedError, type QueryRunner } from 'typeorm';
 import { HeldStatements } from './held-statements.js';
 import type { SessionPlans } from './kept-plans.js';
-import { inlineParameters, quoteLiteral } from './sql-literals.js';
+import { inlineParameters } from './sql-literals.js';
 
 /** TypeORM's transaction state on a query runner, set when this class opens or ends a transaction itself. */
 type RunnerState = { isTransactionActive: boolean; transactionDepth: number };
@@ -134,6 +134,6 @@ export class OpenTransaction {
   /** A statement as the message carries it: by its kept plan (`keepPlan`), else with literals for parameters. */
   private written({ sql, values }: Statement): string[] {
     if (!values.length) return [sql];
-    return this.plans?.statements(sql, values, quoteLiteral) ?? [inlineParameters(sql, values, quoteLiteral)];
+    return this.plans?.statements(sql, values) ?? [inlineParameters(sql, values)];
   }
 }

@@ -8,22 +8,18 @@ const { prepareValue } = createRequire(__filename)('pg/lib/utils') as {
 /**
  * Parameters written into SQL as literals, for the one statement that must travel with its COMMIT in a
  * single round trip (PostgreSQL's simple query protocol, which allows several statements, takes no
- * parameters). Text goes through the driver's `escapeLiteral`; numbers must be finite; a plain object
- * is written as its JSON text and an array as PostgreSQL's array text, both exactly as the driver would
- * send them as parameters; anything else is refused.
+ * parameters). Text is quoted as the driver's `escapeLiteral` quotes it (`quoteLiteral`); numbers must be
+ * finite; a plain object is written as its JSON text and an array as PostgreSQL's array text, both exactly as
+ * the driver would send them as parameters; anything else is refused.
  * Placeholders are `$1`…`$n`, as in a parameterised statement.
  */
-export function inlineParameters(
-  sql: string,
-  values: readonly unknown[],
-  escapeLiteral: (text: string) => string,
-): string {
+export function inlineParameters(sql: string, values: readonly unknown[]): string {
   const { texts, slots } = template(sql);
   let out = texts[0];
   for (let i = 0; i < slots.length; i++) {
     const index = slots[i];
     if (index < 0 || index >= values.length) throw new RangeError(`no value for $${index + 1}`);
-    out += literal(values[index], escapeLiteral) + texts[i + 1];
+    out += literal(values[index]) + texts[i + 1];
   }
   return out;
 }
@@ -33,16 +29,12 @@ export function inlineParameters(
  * arguments); null when some placeholder below the highest is never used (PostgreSQL could not tell its
  * type when preparing the statement).
  */
-export function parameterLiterals(
-  sql: string,
-  values: readonly unknown[],
-  escapeLiteral: (text: string) => string,
-): string[] | null {
+export function parameterLiterals(sql: string, values: readonly unknown[]): string[] | null {
   const { slots } = template(sql);
   const count = slots.length ? Math.max(...slots) + 1 : 0;
   if (count > values.length) throw new RangeError(`no value for $${count}`);
   for (let i = 0; i < count; i++) if (!slots.includes(i)) return null;
-  return values.slice(0, count).map((v) => literal(v, escapeLiteral));
+  return values.slice(0, count).map(literal);
 }
 
 /**
@@ -72,16 +64,16 @@ function template(sql: string): { texts: string[]; slots: number[] } {
   return found;
 }
 
-function literal(value: unknown, escapeLiteral: (text: string) => string): string {
+function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new RangeError(`not a finite number: ${value}`);
     return value < 0 ? `(${value})` : String(value);
   }
-  if (typeof value === 'string') return escapeLiteral(value);
-  if (value instanceof Date) return escapeLiteral(value.toISOString());
-  if (Array.isArray(value)) return escapeLiteral(prepareValue(value) as string);
-  if (typeof value === 'object') return escapeLiteral(JSON.stringify(value));
+  if (typeof value === 'string') return quoteLiteral(value);
+  if (value instanceof Date) return quoteLiteral(value.toISOString());
+  if (Array.isArray(value)) return quoteLiteral(prepareValue(value) as string);
+  if (typeof value === 'object') return quoteLiteral(JSON.stringify(value));
   throw new TypeError(`cannot write a ${typeof value} as an SQL literal`);
 }
