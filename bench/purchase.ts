@@ -133,7 +133,7 @@ async function warmUp(
 }
 
 async function bench(url: string): Promise<void> {
-  const fakes = await startFakeGateways({ timeoutMs: 30_000 });
+  const fakes = await startFakeGateways({ timeoutMs: 30_000, lean: true });
   const smtp = await new SmtpSink().start();
   const summary: Record<string, unknown> = {};
   let ipBase = 0;

@@ -7,6 +7,9 @@ import type { GatewayOneSettings, GatewayTwoSettings } from '#app/config/gateway
 import { FakeGatewayOne } from '#app/infra/providers/gatewayone/fake/fake-gatewayone.js';
 import { FakeGatewayTwo } from '#app/infra/providers/gatewaytwo/fake/fake-gatewaytwo.js';
 
+/** Where gatewayone is mounted. */
+const ONE = '/gatewayone';
+
 export interface FakeGateways {
   /** The loopback server's root; the gateways live under `/gatewayone` and `/gatewaytwo`. */
   url: string;
@@ -21,13 +24,20 @@ export interface FakeGateways {
 
 /**
  * Both gateway fakes (the same routers `PROVIDERS=sandbox` mounts) on one real HTTP server on loopback,
- * with fresh random credentials. Tests pass `fakes.config` as configuration overrides.
+ * with fresh random credentials. Tests pass `fakes.config` as configuration overrides. `lean`: gatewayone's
+ * checkout status reads are answered without Express (`FakeGatewayOne.answerPaymentRead`, for benchmarks,
+ * whose harness shares the machine with the app), and are not in its request log.
  */
 export async function startFakeGateways(
-  options: { webhookBaseUrl?: string; timeoutMs?: number } = {},
+  options: { webhookBaseUrl?: string; timeoutMs?: number; lean?: boolean } = {},
 ): Promise<FakeGateways> {
   const app = express();
-  const server = app.listen(0, '127.0.0.1');
+  let lean: FakeGatewayOne | undefined;
+  const server = createServer((req, res) => {
+    const url = req.url ?? '';
+    if (!(lean && url.startsWith(ONE) && lean.answerPaymentRead(url.slice(ONE.length), req, res)))
+      app(req, res);
+  }).listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve).once('error', reject);
   });
@@ -35,7 +45,7 @@ export async function startFakeGateways(
   const timeoutMs = options.timeoutMs ?? 2_000;
   const config = {
     gatewayOne: {
-      baseUrl: `${url}/gatewayone`,
+      baseUrl: `${url}${ONE}`,
       entityId: `entity-${randomBytes(4).toString('hex')}`,
       accessToken: `g1-token-${randomBytes(16).toString('hex')}`,
       webhookKey: randomBytes(32).toString('hex'),
@@ -50,7 +60,8 @@ export async function startFakeGateways(
   };
   const gatewayOne = new FakeGatewayOne({ ...config.gatewayOne });
   const gatewayTwo = new FakeGatewayTwo({ ...config.gatewayTwo });
-  app.use('/gatewayone', gatewayOne.router);
+  if (options.lean) lean = gatewayOne;
+  app.use(ONE, gatewayOne.router);
   app.use('/gatewaytwo', gatewayTwo.router);
   const setWebhookBaseUrl = (base: string | undefined): void => {
     const root = base?.replace(/\/+$/, '');

@@ -92,6 +92,11 @@ export abstract class FakeGateway {
     this.failStatus = status;
   }
 
+  /** Whether no control is set: no latency, no outage, no failures to come. */
+  protected get controlsIdle(): boolean {
+    return this.latencyMs === 0 && this.down === undefined && this.failures === 0;
+  }
+
   /** Forgets the logs and the controls (not the payments). */
   resetControls(): void {
     this.requests.length = 0;
