@@ -52,6 +52,22 @@ describe('KeyedGate', () => {
     await Promise.all([a, b]);
   });
 
+  it('counts what all keys run and hold waiting together, and nothing once they are done', async () => {
+    const gate = new KeyedGate(1);
+    const log: string[] = [];
+    const tasks = ['a1', 'a2', 'a3', 'b1', 'b2'].map((n) => task(log, n));
+    const results = tasks.map((t) => gate.run(t === tasks[3] || t === tasks[4] ? 'b' : 'a', t.run));
+    await settle();
+    expect(gate.totals()).toEqual({ running: 2, waiting: 3 });
+    tasks[0].finish();
+    tasks[3].finish();
+    await settle();
+    expect(gate.totals()).toEqual({ running: 2, waiting: 1 });
+    for (const t of tasks) t.finish();
+    await Promise.all(results);
+    expect(gate.totals()).toEqual({ running: 0, waiting: 0 });
+  });
+
   it('passes the turn on when a task fails, and answers the failure to its caller', async () => {
     const gate = new KeyedGate(1);
     const failing = gate.run('r', () => Promise.reject(new Error('refused')));

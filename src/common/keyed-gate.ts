@@ -31,6 +31,17 @@ export class KeyedGate {
     return { running: lane?.running ?? 0, waiting: lane?.waiting.length ?? 0 };
   }
 
+  /** What all keys have running and waiting together (read when metrics are scraped: one pass over the keys). */
+  totals(): { running: number; waiting: number } {
+    let running = 0;
+    let waiting = 0;
+    for (const lane of this.lanes.values()) {
+      running += lane.running;
+      waiting += lane.waiting.length;
+    }
+    return { running, waiting };
+  }
+
   private async enter(key: string): Promise<Lane> {
     let lane = this.lanes.get(key);
     if (!lane) this.lanes.set(key, (lane = { running: 0, waiting: [] }));

@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { RAFFLE_SALES_AT_ONCE } from '#app/modules/payments/payment-outcome.service.js';
 import { DB_POOL_SIZE } from '#app/infra/database/data-source-options.js';
+import { api } from '../support/api';
 import {
   confirm,
   paidOrderOf,
@@ -41,6 +42,13 @@ const onPostgres = !!process.env.TEST_DATABASE_URL;
     return rows[0].n;
   };
 
+  /** `raffle_sales_running` and `raffle_sales_waiting` as the instance's `/metrics` has them. */
+  const turnsScraped = async (): Promise<{ running: number; waiting: number }> => {
+    const { text } = await api(w.t.app).get('/metrics').expect(200);
+    const value = (name: string): number => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    return { running: value('raffle_sales_running'), waiting: value('raffle_sales_waiting') };
+  };
+
   const settledWithin = async <T>(p: Promise<T>, ms: number): Promise<boolean> =>
     Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms))]);
 
@@ -62,6 +70,11 @@ const onPostgres = !!process.env.TEST_DATABASE_URL;
         await new Promise((r) => setTimeout(r, 25));
       await new Promise((r) => setTimeout(r, 500)); // room for any more to reach the row, were they let through
       expect(await waitingOnLocks()).toBe(RAFFLE_SALES_AT_ONCE);
+      // What an operator sees meanwhile: three sales running, the rest waiting for the raffle's turn.
+      expect(await turnsScraped()).toEqual({
+        running: RAFFLE_SALES_AT_ONCE,
+        waiting: buyers - RAFFLE_SALES_AT_ONCE,
+      });
 
       // Another raffle's buyer is confirmed while the rush waits (its reads and its sale each need a connection).
       const served = await confirm(w, elsewhere).expect(200);
@@ -82,5 +95,6 @@ const onPostgres = !!process.env.TEST_DATABASE_URL;
     );
     expect(state).toEqual({ current_entries: 2 * buyers, entries: String(buyers), orders: String(buyers) });
     expect(await waitingOnLocks()).toBe(0);
+    expect(await turnsScraped()).toEqual({ running: 0, waiting: 0 });
   });
 });

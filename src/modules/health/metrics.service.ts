@@ -1,6 +1,6 @@
 import { Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 type HttpLabels = 'method' | 'route' | 'status';
 
@@ -26,6 +26,18 @@ export class MetricsService implements OnModuleDestroy {
 
   observeHttp(labels: Record<HttpLabels, string>, seconds: number): void {
     this.httpDuration.observe(labels, seconds);
+  }
+
+  /** A gauge whose value is read from `read` each time the metrics are scraped (nothing on any hot path). */
+  gauge(name: string, help: string, read: () => number): void {
+    new Gauge({
+      name,
+      help,
+      registers: [this.registry],
+      collect() {
+        this.set(read());
+      },
+    });
   }
 
   /** The exposition text (`text/plain; version=0.0.4`). */

@@ -55,6 +55,11 @@ export class PaymentOutcomeService {
     private readonly tx: TransactionRunner,
   ) {}
 
+  /** The raffle sales this instance runs and those waiting for their raffle's turn, over all raffles. */
+  raffleTurns(): { running: number; waiting: number } {
+    return this.raffleSales.totals();
+  }
+
   /**
    * Starts planning the fulfilment of a payment that a success would fulfil, so that its reads run
    * beside the caller's call to the gateway; hand the promise to `apply`.

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { GatewaysModule } from '#app/infra/providers/gateways.module.js';
 import { AuthModule } from '#app/modules/auth/auth.module.js';
+import { HealthModule } from '#app/modules/health/health.module.js';
 import { MailModule } from '#app/modules/mail/mail.module.js';
 import { RafflesModule } from '#app/modules/raffles/raffles.module.js';
 import { ResponsiblePlayModule } from '#app/modules/responsible-play/responsible-play.module.js';
@@ -26,6 +27,7 @@ import { OrdersService } from './orders.service.js';
 import { PaymentGateways } from './payment-gateways.js';
 import { PaymentOutcomeService } from './payment-outcome.service.js';
 import { PaymentsController } from './payments.controller.js';
+import { PaymentsMetrics } from './payments.metrics.js';
 import { PaymentMailFactsRepository } from './payment-mail-facts.repository.js';
 import { PaymentsRepository } from './payments.repository.js';
 import { RefundAmountsRepository } from './refund-amounts.repository.js';
@@ -53,6 +55,7 @@ import { WebhooksService } from './webhooks/webhooks.service.js';
     RafflesModule,
     RewardsModule,
     ResponsiblePlayModule,
+    HealthModule,
   ],
   controllers: [
     OrdersController,
@@ -62,6 +65,7 @@ import { WebhooksService } from './webhooks/webhooks.service.js';
     AdminJobsController,
   ],
   providers: [
+    PaymentsMetrics,
     PaymentsRepository,
     PaymentMailFactsRepository,
     RefundAmountsRepository,
