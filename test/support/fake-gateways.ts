@@ -5,6 +5,7 @@ import type { INestApplication } from '@nestjs/common';
 import express from 'express';
 import type { GatewayOneSettings, GatewayTwoSettings } from '#app/config/gateway-config.js';
 import { FakeGatewayOne } from '#app/infra/providers/gatewayone/fake/fake-gatewayone.js';
+import { answerPaymentRead } from '#app/infra/providers/gatewayone/fake/fake-gatewayone.lean.js';
 import { FakeGatewayTwo } from '#app/infra/providers/gatewaytwo/fake/fake-gatewaytwo.js';
 
 /** Where gatewayone is mounted. */
@@ -25,7 +26,7 @@ export interface FakeGateways {
 /**
  * Both gateway fakes (the same routers `PROVIDERS=sandbox` mounts) on one real HTTP server on loopback,
  * with fresh random credentials. Tests pass `fakes.config` as configuration overrides. `lean`: gatewayone's
- * checkout status reads are answered without Express (`FakeGatewayOne.answerPaymentRead`, for benchmarks,
+ * checkout status reads are answered without Express (`answerPaymentRead`, for benchmarks,
  * whose harness shares the machine with the app), and are not in its request log.
  */
 export async function startFakeGateways(
@@ -35,7 +36,7 @@ export async function startFakeGateways(
   let lean: FakeGatewayOne | undefined;
   const server = createServer((req, res) => {
     const url = req.url ?? '';
-    if (!(lean && url.startsWith(ONE) && lean.answerPaymentRead(url.slice(ONE.length), req, res)))
+    if (!(lean && url.startsWith(ONE) && answerPaymentRead(lean, url.slice(ONE.length), req, res)))
       app(req, res);
   }).listen(0, '127.0.0.1');
   await new Promise<void>((resolve, reject) => {

@@ -93,7 +93,7 @@ export abstract class FakeGateway {
   }
 
   /** Whether no control is set: no latency, no outage, no failures to come. */
-  protected get controlsIdle(): boolean {
+  get controlsIdle(): boolean {
     return this.latencyMs === 0 && this.down === undefined && this.failures === 0;
   }
 
