@@ -196,6 +196,32 @@ describe('contract fuzzing: every operation of openapi.json, valid and invalid r
     await s.close();
   });
 
+  it('the database fingerprint sees an insert, a write of a row as it was, and a delete, not a rolled-back write', async () => {
+    const print = () => dbFingerprint(s.db);
+    const start = await print();
+    const [{ id }] = await s.db.query<Array<{ id: string }>>(
+      `INSERT INTO tags (site_id, name, slug) VALUES ($1, 'probe', $2) RETURNING id`,
+      [w.siteId, `probe-${uid()}`],
+    );
+    const inserted = await print();
+    await s.db.query(`UPDATE tags SET name = name WHERE id = $1`, [id]);
+    const rewritten = await print();
+    await s.db
+      .transaction(async (m) => {
+        await m.query(`UPDATE tags SET name = 'changed' WHERE id = $1`, [id]);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    const rolledBack = await print();
+    await s.db.query(`DELETE FROM tags WHERE id = $1`, [id]);
+    const deleted = await print();
+    expect(diffFingerprints(start, inserted)).toEqual(['tags']);
+    expect(diffFingerprints(inserted, rewritten)).toEqual(['tags']);
+    expect(diffFingerprints(rewritten, rolledBack)).toEqual([]);
+    expect(diffFingerprints(rolledBack, deleted)).toEqual(['tags']);
+    before = await print();
+  });
+
   OPERATIONS.forEach((found, index) => {
     const { method, path, op } = found;
     it(`${method.toUpperCase()} ${path} (${op.operationId}) never answers 5xx, off-contract, or changes data when refusing`, async () => {
