@@ -16,7 +16,7 @@ function flatten(errors: ValidationError[], parent = ''): FieldError[] {
   });
 }
 
-/** Nest's pipe, validating a body that uses only a narrower DTO's fields as that DTO (`validateAsNarrower`). */
+/** Nest's pipe, validating a body that uses only a narrower DTO's fields as that DTO (`narrowerBody`). */
 class AppValidationPipe extends ValidationPipe {
   override transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const narrow = metadata.type === 'body' ? narrowerFor(metadata.metatype, value) : undefined;
