@@ -18,6 +18,13 @@ export interface FakeWebhookDelivery {
   body: string;
 }
 
+/** One route of a provider's API: its method, its path, and what answers it. */
+export type ApiRoute = [
+  method: 'get' | 'post' | 'delete',
+  path: string,
+  answer: (req: Request, res: Response) => Promise<void>,
+];
+
 /** `hang`: the connection is accepted and the request read, and no answer ever comes (until it closes). */
 export type DownMode = 'unavailable' | 'reset' | 'hang';
 
@@ -133,10 +140,15 @@ export abstract class FakeGateway {
     next();
   };
 
-  /** Parsers for both kinds of body, so the router also works outside the app (whose parsers come first). */
-  protected newRouter(): express.Router {
+  /**
+   * A router for the provider's API: every route logged and behind the controls (`gate`), its failures
+   * passed to Express. Parsers for both kinds of body come first, so the router also works outside the app
+   * (whose parsers run before it). Pages a browser sees are added to it by the fake, after these.
+   */
+  protected apiRouter(routes: readonly ApiRoute[]): express.Router {
     const router = express.Router();
     router.use(express.urlencoded({ extended: false }), express.json());
+    for (const [method, path, answer] of routes) router[method](path, this.gate, handle(answer));
     return router;
   }
 

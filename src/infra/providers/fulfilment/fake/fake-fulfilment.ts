@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
 import { sameSecretText } from '#app/common/crypto/constant-time.js';
-import { FakeGateway, handle } from '#app/infra/providers/fake-support/fake-gateway.js';
+import { FakeGateway } from '#app/infra/providers/fake-support/fake-gateway.js';
 
 export interface FakeFulfilmentOrder {
   id: string;
@@ -31,18 +31,10 @@ export class FakeFulfilment extends FakeGateway {
 
   constructor(private readonly options: { apiKey: string }) {
     super();
-    const router = this.newRouter();
-    router.post(
-      '/v4.0/Orders',
-      this.gate,
-      handle((req, res) => this.createOrder(req, res)),
-    );
-    router.get(
-      '/v4.0/Orders/:id',
-      this.gate,
-      handle((req, res) => this.getOrder(req, res)),
-    );
-    this.router = router;
+    this.router = this.apiRouter([
+      ['post', '/v4.0/Orders', (req, res) => this.createOrder(req, res)],
+      ['get', '/v4.0/Orders/:id', (req, res) => this.getOrder(req, res)],
+    ]);
   }
 
   /** The provider moves an order on (and ships or charges it), without telling anyone yet. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Request, Response, Router } from 'express';
 import { sameSecretText } from '#app/common/crypto/constant-time.js';
 import { majorToMinor } from '#app/common/money.js';
-import { FakeGateway, handle, type NextSteps, page } from '#app/infra/providers/fake-support/fake-gateway.js';
+import { FakeGateway, type NextSteps } from '#app/infra/providers/fake-support/fake-gateway.js';
 import { classifyResultCode, encryptWebhook } from '#app/infra/providers/gatewayone/gatewayone.rules.js';
 import {
   checkCheckoutForm,
@@ -13,13 +13,14 @@ import {
   NOT_FOUND_CODE,
   openCheckoutJson,
   paymentJson,
-  payPageHtml,
+  payUrl,
   PENDING_CODE,
   result,
   stamp,
   SUCCESS_CODE,
   widgetScript,
 } from './fake-gatewayone.wire.js';
+import { mountHostedPages } from './fake-gatewayone.pages.js';
 
 export type { FakeCheckout } from './fake-gatewayone.wire.js';
 export { DECLINE_CODE, SUCCESS_CODE } from './fake-gatewayone.wire.js';
@@ -58,48 +59,25 @@ export class FakeGatewayOne extends FakeGateway {
 
   constructor(private readonly options: FakeGatewayOneOptions) {
     super();
-    const router = this.newRouter();
-    router.post(
-      '/v1/checkouts',
-      this.gate,
-      handle((req, res) => this.createCheckout(req, res)),
-    );
-    router.get(
-      '/v1/checkouts/:id/payment',
-      this.gate,
-      handle((req, res) => this.checkoutPayment(req, res)),
-    );
-    router.get(
-      '/v1/query',
-      this.gate,
-      handle((req, res) => this.query(req, res)),
-    );
-    router.post(
-      '/v1/payments/:id',
-      this.gate,
-      handle((req, res) => this.refund(req, res)),
-    );
-    router.delete(
-      '/scheduling/v1/schedules/:id',
-      this.gate,
-      handle((req, res) => this.deleteSchedule(req, res)),
-    );
-    router.post(
-      '/v1/registrations/:id/payments',
-      this.gate,
-      handle((req, res) => this.chargeRegistration(req, res)),
-    );
-    router.get('/v1/paymentWidgets.js', (req, res) => this.widget(req, res));
-    router.get('/pay/:id', (req, res) => this.payPage(req, res));
-    router.post(
-      '/pay/:id',
-      handle((req, res) => this.payDecision(req, res)),
-    );
+    const router = this.apiRouter([
+      ['post', '/v1/checkouts', (req, res) => this.createCheckout(req, res)],
+      ['get', '/v1/checkouts/:id/payment', (req, res) => this.checkoutPayment(req, res)],
+      ['get', '/v1/query', (req, res) => this.query(req, res)],
+      ['post', '/v1/payments/:id', (req, res) => this.refund(req, res)],
+      ['delete', '/scheduling/v1/schedules/:id', (req, res) => this.deleteSchedule(req, res)],
+      ['post', '/v1/registrations/:id/payments', (req, res) => this.chargeRegistration(req, res)],
+    ]);
+    mountHostedPages(router, this, options);
     this.router = router;
   }
 
   setWebhookUrl(url: string | undefined): void {
     this.options.webhookUrl = url;
+  }
+
+  /** Whether payments are announced by webhook (a URL is set). */
+  get sendsWebhooks(): boolean {
+    return this.options.webhookUrl !== undefined;
   }
 
   /** Schedules held at the gateway (memberships imported from an earlier system), and those deleted. */
@@ -255,7 +233,7 @@ export class FakeGatewayOne extends FakeGateway {
       ndc: checkout.id,
       id: checkout.id,
       ...(body.integrity === 'true'
-        ? { integrity: integrityOf(widgetScript(this.payUrl(checkout.id))) }
+        ? { integrity: integrityOf(widgetScript(payUrl(this.options.baseUrl, checkout.id))) }
         : {}),
     });
   }
@@ -370,59 +348,5 @@ export class FakeGatewayOne extends FakeGateway {
     }
     this.deletedSchedules.push(id);
     await this.reply(res, 200, { id, result: result('000.000.100') });
-  }
-
-  private widget(req: Request, res: Response): void {
-    const checkoutId = text(req.query.checkoutId);
-    if (!this.payments.has(checkoutId)) {
-      res.status(404).type('text/javascript').send('/* unknown checkout */\n');
-      return;
-    }
-    // Loaded from the shop's own pages, on another origin.
-    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    res.type('text/javascript').send(widgetScript(this.payUrl(checkoutId)));
-  }
-
-  private payPage(req: Request, res: Response): void {
-    const checkout = this.payments.get(String(req.params.id));
-    if (!checkout) {
-      res.status(404).type('html').send(page('Unknown checkout', '<h1>Unknown checkout</h1>'));
-      return;
-    }
-    const action = `${req.baseUrl}/pay/${encodeURIComponent(checkout.id)}`;
-    res.type('html').send(payPageHtml(checkout, action));
-  }
-
-  private async payDecision(req: Request, res: Response): Promise<void> {
-    const checkout = this.payments.get(String(req.params.id));
-    if (!checkout || classifyResultCode(checkout.resultCode) === 'succeeded') {
-      res.status(409).type('html').send(page('Not payable', '<h1>This checkout cannot be paid</h1>'));
-      return;
-    }
-    const decision = (req.body as Record<string, unknown> | undefined)?.decision;
-    this.complete(checkout.id, decision === 'pay' ? SUCCESS_CODE : DECLINE_CODE);
-    // The webhook goes out before the shopper comes back, as with the real gateway (usually).
-    if (this.options.webhookUrl) await this.deliverWebhook(checkout.id).catch(() => 0);
-    if (checkout.shopperResultUrl) {
-      const back = new URL(checkout.shopperResultUrl);
-      back.searchParams.set('id', checkout.id);
-      back.searchParams.set('resourcePath', `/v1/checkouts/${checkout.id}/payment`);
-      res.redirect(303, back.toString());
-      return;
-    }
-    const paid = decision === 'pay';
-    const next =
-      this.options.nextSteps?.({
-        reference: checkout.merchantTransactionId,
-        siteId: checkout.customParameters.site_id,
-        paid,
-        state: paid ? 'succeeded' : 'failed',
-      }) ?? '';
-    const text = paid ? 'Payment accepted.' : 'Payment declined.';
-    res.type('html').send(page('gatewayone sandbox payment', `<h1>${text}</h1>${next}`));
-  }
-
-  private payUrl(checkoutId: string): string {
-    return `${this.options.baseUrl.replace(/\/+$/, '')}/pay/${encodeURIComponent(checkoutId)}`;
   }
 }

@@ -53,9 +53,13 @@ export const stamp = (date = new Date()): string =>
     .replace('T', ' ')
     .replace(/\.\d+Z$/, '+0000');
 
+/** The hosted page where a checkout is paid or declined. */
+export const payUrl = (baseUrl: string, checkoutId: string): string =>
+  `${baseUrl.replace(/\/+$/, '')}/pay/${encodeURIComponent(checkoutId)}`;
+
 /** The widget script (and its integrity hash) for a checkout: it turns the merchant's form into a link. */
-export function widgetScript(payUrl: string): string {
-  return `(function(){var u=${JSON.stringify(payUrl)};document.querySelectorAll('form.paymentWidgets').forEach(function(f){var a=document.createElement('a');a.href=u;a.textContent='Pay in the gatewayone sandbox';f.replaceWith(a);});})();\n`;
+export function widgetScript(url: string): string {
+  return `(function(){var u=${JSON.stringify(url)};document.querySelectorAll('form.paymentWidgets').forEach(function(f){var a=document.createElement('a');a.href=u;a.textContent='Pay in the gatewayone sandbox';f.replaceWith(a);});})();\n`;
 }
 export const integrityOf = (script: string): string =>
   `sha384-${createHash('sha384').update(script).digest('base64')}`;

@@ -45,27 +45,17 @@ export class FakeGatewayTwo extends FakeGateway {
 
   constructor(private readonly options: FakeGatewayTwoOptions) {
     super();
-    const router = this.newRouter();
-    router.post(
-      '/api/orders',
-      this.gate,
-      handle((req, res) => this.createOrder(req, res)),
-    );
-    router.get(
-      '/api/orders/:id',
-      this.gate,
-      handle((req, res) => this.getOrder(req, res)),
-    );
-    router.post(
-      '/api/orders/:id/refund',
-      this.gate,
-      handle((req, res) => this.refund(req, res)),
-    );
+    const router = this.apiRouter([
+      ['post', '/api/orders', (req, res) => this.createOrder(req, res)],
+      ['get', '/api/orders/:id', (req, res) => this.getOrder(req, res)],
+      ['post', '/api/orders/:id/refund', (req, res) => this.refund(req, res)],
+    ]);
     router.get('/pay/:id', (req, res) => this.payPage(req, res));
     router.post(
       '/pay/:id',
       handle((req, res) => this.payDecision(req, res)),
     );
+
     this.router = router;
   }
 

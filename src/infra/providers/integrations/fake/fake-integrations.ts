@@ -1,5 +1,5 @@
 import type { Request, Response, Router } from 'express';
-import { FakeGateway, handle } from '#app/infra/providers/fake-support/fake-gateway.js';
+import { FakeGateway } from '#app/infra/providers/fake-support/fake-gateway.js';
 
 /** A contact-list provider (Brevo-contacts-like) with in-memory contacts; one key accepted. */
 export class FakeContactSvc extends FakeGateway {
@@ -11,18 +11,10 @@ export class FakeContactSvc extends FakeGateway {
 
   constructor(private readonly apiKey: string) {
     super();
-    const router = this.newRouter();
-    router.post(
-      '/v3/contacts',
-      this.gate,
-      handle((req, res) => this.upsert(req, res)),
-    );
-    router.delete(
-      '/v3/contacts/:email',
-      this.gate,
-      handle((req, res) => this.remove(req, res)),
-    );
-    this.router = router;
+    this.router = this.apiRouter([
+      ['post', '/v3/contacts', (req, res) => this.upsert(req, res)],
+      ['delete', '/v3/contacts/:email', (req, res) => this.remove(req, res)],
+    ]);
   }
 
   private async remove(req: Request, res: Response): Promise<void> {
@@ -53,13 +45,7 @@ export class FakeAnalytics extends FakeGateway {
 
   constructor(private readonly apiKey: string) {
     super();
-    const router = this.newRouter();
-    router.post(
-      '/v1/track',
-      this.gate,
-      handle((req, res) => this.track(req, res)),
-    );
-    this.router = router;
+    this.router = this.apiRouter([['post', '/v1/track', (req, res) => this.track(req, res)]]);
   }
 
   private async track(req: Request, res: Response): Promise<void> {
@@ -84,13 +70,7 @@ export class FakeMarketing extends FakeGateway {
 
   constructor(private readonly apiKey: string) {
     super();
-    const router = this.newRouter();
-    router.post(
-      '/v2/identify',
-      this.gate,
-      handle((req, res) => this.identify(req, res)),
-    );
-    this.router = router;
+    this.router = this.apiRouter([['post', '/v2/identify', (req, res) => this.identify(req, res)]]);
   }
 
   private async identify(req: Request, res: Response): Promise<void> {
