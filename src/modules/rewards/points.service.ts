@@ -94,24 +94,7 @@ export class PointsService {
   earnForPaymentLater(input: Parameters<PointsService['earnForPayment']>[0]): void {
     if (input.points <= 0) return;
     positiveInteger(input.points, 'earnForPaymentLater');
-    this.tx.defer(
-      EARN_ONCE_FOR_PAYMENT,
-      entryParams(
-        this.entry(
-          {
-            userId: input.userId,
-            siteId: input.siteId,
-            amount: input.points,
-            reason: input.reason,
-            meta: input.meta,
-          },
-          'earn',
-          input.points,
-          input.paymentTransactionId,
-          null,
-        ),
-      ),
-    );
+    this.tx.defer(EARN_ONCE_FOR_PAYMENT, entryParams(this.paymentEntry(input)));
   }
 
   /**
@@ -166,21 +149,20 @@ export class PointsService {
   }): Promise<{ applied: boolean; balance: number | null }> {
     if (input.points <= 0) return { applied: false, balance: null };
     positiveInteger(input.points, 'earnForPayment');
-    const entry = this.entry(
-      {
-        userId: input.userId,
-        siteId: input.siteId,
-        amount: input.points,
-        reason: input.reason,
-        meta: input.meta,
-      },
+    const balance = await this.repo.earnOnceForPayment(this.tx.manager, this.paymentEntry(input));
+    return { applied: balance !== null, balance };
+  }
+
+  /** The ledger row of what a payment earns. */
+  private paymentEntry(input: Parameters<PointsService['earnForPayment']>[0]): NewPointTransaction {
+    const { userId, siteId, points, reason, meta } = input;
+    return this.entry(
+      { userId, siteId, amount: points, reason, meta },
       'earn',
-      input.points,
+      points,
       input.paymentTransactionId,
       null,
     );
-    const balance = await this.repo.earnOnceForPayment(this.tx.manager, entry);
-    return { applied: balance !== null, balance };
   }
 
   /**
