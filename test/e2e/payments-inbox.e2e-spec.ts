@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { DECLINE_CODE } from '#app/infra/providers/gatewayone/fake/fake-gatewayone.js';
+import { DECLINE_CODE, SUCCESS_CODE } from '#app/infra/providers/gatewayone/fake/fake-gatewayone.js';
 import { encryptWebhook } from '#app/infra/providers/gatewayone/gatewayone.rules.js';
 import { api } from '../support/api';
 import { makeSite, makeUser, type MadeUser } from '../support/factories';
@@ -165,6 +165,37 @@ describe('the webhook inbox, its admin view and replay, and events out of order'
     expect(
       await w.t.db.query(`SELECT 1 FROM raffle_entries WHERE payment_transaction_id = $1`, [order.order_id]),
     ).toHaveLength(1);
+  });
+
+  it('keeps the attempt that took the money when an earlier attempt’s decline is announced late', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 }); // £5.00
+    // The first attempt on the hosted form is declined; its event waits in the gateway's queue.
+    w.fakes.gatewayOne.complete(order.checkout_id, DECLINE_CODE);
+    const lateDecline = w.fakes.gatewayOne.webhookEvent(order.checkout_id);
+    // The shopper tries again and pays; that success is announced first.
+    w.fakes.gatewayOne.complete(order.checkout_id);
+    const paidAttempt = w.fakes.gatewayOne.payments.get(order.checkout_id)?.paymentId;
+    expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id)).toBe(200);
+    await w.t.drain();
+    expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id, { event: lateDecline })).toBe(200);
+    await w.t.drain();
+
+    const [row] = await w.t.db.query(
+      `SELECT status, gateway_transaction_id, webhook_data->'payload'->'result'->>'code' AS code
+         FROM payment_transactions WHERE id = $1`,
+      [order.order_id],
+    );
+    expect(row).toEqual({ status: 'succeeded', gateway_transaction_id: paidAttempt, code: SUCCESS_CODE });
+    // So a refund reaches the payment that took the money.
+    await api(w.t.app)
+      .as(w.admin.token)
+      .post(`/admin/payments/${order.order_id}/refund`, { reason: 'Asked' })
+      .expect(200);
+    expect(w.fakes.gatewayOne.payments.get(order.checkout_id)?.refunds.map((r) => r.amount)).toEqual([
+      '5.00',
+    ]);
   });
 
   it('accepts a success after a failure: the tickets are entered and the spend counts again', async () => {

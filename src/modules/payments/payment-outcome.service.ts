@@ -7,7 +7,13 @@ import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { PaymentStatus, PaymentTransaction } from './entities/payment-transaction.entity.js';
 import { type FulfilmentPlan, FulfilmentService, TicketsGone } from './fulfilment.service.js';
 import { type PaymentHead, PaymentsRepository } from './payments.repository.js';
-import { type GatewayOutcome, nextStatus, recountsSpend, releasesSpend } from './payments.rules.js';
+import {
+  type GatewayOutcome,
+  nextStatus,
+  recountsSpend,
+  releasesSpend,
+  reportNamesPayment,
+} from './payments.rules.js';
 import {
   CLIENT_CLAIMS_KEPT,
   type ReportChanges,
@@ -144,11 +150,13 @@ export class PaymentOutcomeService {
     const before = payment.status;
     const after = nextStatus(before, report.outcome);
     const changes: Partial<PaymentTransaction> = { status: after };
-    if (report.gatewayPaymentId) changes.gateway_transaction_id = report.gatewayPaymentId;
-    if (report.gatewayResponse) changes.gateway_response = report.gatewayResponse;
-    if (report.webhook) {
-      changes.webhook_received_at = new Date();
-      changes.webhook_data = report.webhook;
+    if (reportNamesPayment(before)) {
+      if (report.gatewayPaymentId) changes.gateway_transaction_id = report.gatewayPaymentId;
+      if (report.gatewayResponse) changes.gateway_response = report.gatewayResponse;
+      if (report.webhook) {
+        changes.webhook_received_at = new Date();
+        changes.webhook_data = report.webhook;
+      }
     }
     if (report.clientClaim) {
       const claims: unknown[] = Array.isArray(payment.metadata.client_claims)

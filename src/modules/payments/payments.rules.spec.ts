@@ -1,4 +1,4 @@
-import { nextStatus, recountsSpend, releasesSpend } from './payments.rules.js';
+import { nextStatus, recountsSpend, releasesSpend, reportNamesPayment } from './payments.rules.js';
 
 describe('payment status rules', () => {
   it('never moves a success backwards, and accepts a success after a failure', () => {
@@ -14,5 +14,12 @@ describe('payment status rules', () => {
     expect(recountsSpend('cancelled', 'succeeded')).toBe(true);
     expect(recountsSpend('pending', 'succeeded')).toBe(false);
     expect(recountsSpend('succeeded', 'succeeded')).toBe(false);
+  });
+
+  it('lets a report name the gateway payment until money was taken, never after', () => {
+    for (const open of ['pending', 'review', 'failed', 'cancelled'] as const)
+      expect(reportNamesPayment(open)).toBe(true);
+    for (const taken of ['succeeded', 'partially_refunded', 'refunded'] as const)
+      expect(reportNamesPayment(taken)).toBe(false);
   });
 });

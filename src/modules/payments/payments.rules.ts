@@ -23,6 +23,16 @@ export function nextStatus(current: PaymentStatus, outcome: GatewayOutcome): Pay
   }
 }
 
+/**
+ * Whether a gateway's report may name the payment's gateway transaction (and leave its response and
+ * webhook): not once money was taken. Refunds go to the gateway payment that took it, and a late report
+ * of another attempt at the same checkout (a decline announced after the success) must not replace it.
+ * Such a report changes nothing; the inbox keeps it as it came.
+ */
+export function reportNamesPayment(current: PaymentStatus): boolean {
+  return current !== 'succeeded' && current !== 'refunded' && current !== 'partially_refunded';
+}
+
 /** A failed or cancelled payment gives back what it had counted against the buyer's spend limit. */
 export function releasesSpend(before: PaymentStatus, after: PaymentStatus): boolean {
   const open = before === 'pending' || before === 'review';
