@@ -3,6 +3,7 @@ import { PointsService } from '#app/modules/rewards/points.service.js';
 import { api } from '../support/api';
 import { createTestApp, type TestApp } from '../support/app';
 import { makeSite, makeUser, type MadeUser, uid } from '../support/factories';
+import { makePublished } from '../support/raffles';
 
 const ADJUST = '/admin/rewards/adjust';
 
@@ -212,6 +213,45 @@ describe('Idempotency-Key (through POST /admin/rewards/adjust)', () => {
     await adjust(body, 'k'.repeat(256)).expect(400);
     await adjust(body, `${uid()}${'k'.repeat(245)}`).expect(201);
     expect(await balance(u.user.id)).toBe(1);
+  });
+
+  it('replays a retried postal entry (an entries endpoint too) instead of granting its tickets twice', async () => {
+    const raffle = await makePublished(t, admin.token);
+    const entrant = await makeUser(t, site);
+    const postal = (body: object) =>
+      api(t.app)
+        .as(admin.token)
+        .post(`/admin/raffles/${raffle.id}/entries`, body)
+        .set('Idempotency-Key', `postal-${raffle.id}`);
+    const body = { user_id: entrant.user.id, quantity: 1, method: 'postal', note: 'Postcard #1' };
+    const first = await postal(body).expect(201);
+    // The admin's client lost the answer and sends the same request again.
+    const retry = await postal(body).expect(201);
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    const other = await postal({ ...body, quantity: 2 }).expect(422);
+    expect(other.body.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const rows = await t.db.query(`SELECT id FROM raffle_entries WHERE raffle_id = $1`, [raffle.id]);
+    expect(rows).toEqual([{ id: first.body.id }]);
+  });
+
+  it('takes the header on every route DESIGN §6 names: payments, orders, entries and claims', async () => {
+    const doc = await api(t.app).get('/docs-json').expect(200);
+    const takesKey = (path: string): boolean =>
+      (doc.body.paths[path].post.parameters as Array<{ name: string }>).some(
+        (p) => p.name === 'Idempotency-Key',
+      );
+    const named = [
+      '/payments/create',
+      '/gatewayone/create-order',
+      '/gatewaytwo/create-order',
+      '/raffles/{id}/entries',
+      '/admin/raffles/{id}/entries',
+      '/discount-codes/{id}/claim',
+      '/gaming/spin/claim',
+      '/raffles/{id}/winners/{winner_id}/claim',
+    ];
+    expect(named.filter((path) => !takesKey(path))).toEqual([]);
   });
 
   it('documents the header and its 409 and 422 answers on decorated routes', async () => {

@@ -5930,7 +5930,10 @@ export interface operations {
   enterPostal: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description 1–255 characters, unique per intended operation. Retrying with the same key and body within 24 h replays the first answer (same status and body, header `Idempotent-Replayed: true`) instead of acting twice. 5xx answers are not kept. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -5950,7 +5953,11 @@ export interface operations {
           'application/json': components['schemas']['RaffleEntryDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5986,7 +5993,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries. */
+      /**
+       * @description `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries.
+       *
+       *     `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries.<br>`IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly.
+       */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5995,7 +6006,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description `SOLD_OUT`: There are not enough tickets left in this raffle.<br>`MAX_ENTRIES_REACHED`: This would take you past the most tickets one person may hold in this raffle. */
+      /**
+       * @description `SOLD_OUT`: There are not enough tickets left in this raffle.<br>`MAX_ENTRIES_REACHED`: This would take you past the most tickets one person may hold in this raffle.
+       *
+       *     `SOLD_OUT`: There are not enough tickets left in this raffle.<br>`MAX_ENTRIES_REACHED`: This would take you past the most tickets one person may hold in this raffle.<br>`IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was used with a different request; use a new key for a new request.
+       */
       422: {
         headers: {
           [name: string]: unknown;

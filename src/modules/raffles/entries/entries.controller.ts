@@ -75,6 +75,7 @@ export class EntriesController {
   @Post('admin/raffles/:id/entries')
   @ApiTags('admin: raffles')
   @Auth('admin')
+  @Idempotent()
   @ApiOperation({
     summary: 'Add a postal (no-purchase) entry for a user',
     description: 'Counted like any entry.',
