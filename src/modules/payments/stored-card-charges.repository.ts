@@ -75,6 +75,16 @@ export class StoredCardChargesRepository {
     return this.settlePending(`status = 'failed'`, '', results);
   }
 
+  /** Of these payments, the ones already `failed` (a webhook announced the decline before a run settled it). */
+  async failedAlready(ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await this.tx.manager.query<Array<{ id: string }>>(
+      `SELECT id FROM payment_transactions WHERE id = ANY($1::uuid[]) AND status = 'failed'`,
+      [ids],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** Payments still pending moved as `set` says, each with what the gateway answered for it. */
   private async settlePending(
     set: string,

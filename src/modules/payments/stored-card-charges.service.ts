@@ -128,10 +128,18 @@ export class StoredCardChargesService {
     return won;
   }
 
-  /** In the ambient transaction: declined charges move to `failed` and give their spend back. */
-  async settleFailed(results: Array<{ paymentId: string; verdict: GatewayVerdict }>): Promise<PaymentHead[]> {
+  /**
+   * In the ambient transaction: declined charges move to `failed` and give their spend back. Answers the ids
+   * of every one that stands failed, those a webhook failed first included (their spend went back then), so
+   * the caller settles what the charge was for exactly once either way.
+   */
+  async settleFailed(results: Array<{ paymentId: string; verdict: GatewayVerdict }>): Promise<string[]> {
     if (!results.length) return [];
     const failed = await this.charges.failPending(results);
+    const moved = new Set(failed.map((p) => p.id));
+    const before = await this.charges.failedAlready(
+      results.map((r) => r.paymentId).filter((id) => !moved.has(id)),
+    );
     await this.limits.releaseSpendMany(
       this.tx.manager,
       failed.flatMap((p) =>
@@ -152,6 +160,6 @@ export class StoredCardChargesService {
       })),
       NO_REQUEST,
     );
-    return failed;
+    return [...moved, ...before];
   }
 }

@@ -97,12 +97,12 @@ export class RenewalEffectsService {
 
   async declined(failures: FailedRenewal[], now: Date): Promise<void> {
     if (!failures.length) return;
-    const planned = failures.map((f) => {
+    const all = failures.map((f) => {
       const firstFailure = f.pastDueSince ?? now;
       return { ...f, firstFailure, retryAt: nextRetryAt(firstFailure, f.failedCharges + 1) };
     });
-    await this.renewals.failRenewals(
-      planned.map((f) => ({
+    const moved = await this.renewals.failRenewals(
+      all.map((f) => ({
         subscriptionId: f.subscriptionId,
         paymentId: f.paymentId,
         retryAt: f.retryAt,
@@ -110,6 +110,10 @@ export class RenewalEffectsService {
         reason: f.reason,
       })),
     );
+    // The member hears once, whoever settled the charge first (a run, or two at once).
+    const movedIds = new Set(moved);
+    const planned = all.filter((f) => movedIds.has(f.subscriptionId));
+    if (!planned.length) return;
     const contacts = await this.accounts.contactsOf(planned.map((f) => f.userId));
     await this.jobs.enqueueMany(
       'mail.send',

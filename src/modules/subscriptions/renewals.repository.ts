@@ -154,7 +154,8 @@ export class RenewalsRepository {
 
   /**
    * A renewal charge declined (or refused by the member's own limits): `past_due`, its first failure
-   * kept, the failures counted and the next attempt set (`retryAt`, null: the grace runs out).
+   * kept, the failures counted and the next attempt set (`retryAt`, null: the grace runs out). Only a
+   * subscription still waiting on that charge moves; answers those that did.
    */
   async failRenewals(
     failures: Array<{
@@ -164,9 +165,9 @@ export class RenewalsRepository {
       firstFailure: Date;
       reason: string;
     }>,
-  ): Promise<void> {
-    if (!failures.length) return;
-    await this.tx.manager.query(
+  ): Promise<string[]> {
+    if (!failures.length) return [];
+    const [rows] = await this.tx.manager.query<[Array<{ id: string }>, number]>(
       `WITH v AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::varchar[])
                    AS v(id, payment_id, retry_at, first_failure, reason))
        UPDATE subscriptions s
@@ -179,7 +180,8 @@ export class RenewalsRepository {
               metadata = ${appendHistory(`jsonb_build_object('event', 'charge_failed', 'at', now(), 'payment_id', v.payment_id, 'reason', v.reason, 'retry_at', v.retry_at)`)},
               updated_at = now()
          FROM v
-        WHERE s.id = v.id AND s.pending_payment_id = v.payment_id`,
+        WHERE s.id = v.id AND s.pending_payment_id = v.payment_id
+       RETURNING s.id`,
       [
         failures.map((f) => f.subscriptionId),
         failures.map((f) => f.paymentId),
@@ -188,6 +190,7 @@ export class RenewalsRepository {
         failures.map((f) => f.reason),
       ],
     );
+    return rows.map((r) => r.id);
   }
 
   /**

@@ -139,13 +139,14 @@ export class RenewalsJob implements OnModuleInit {
           })),
         now,
       );
-      const failed = await this.charges.settleFailed(
-        declined.map((r) => ({
-          paymentId: r.claim.pending_payment_id,
-          verdict: r.verdict as GatewayVerdict,
-        })),
+      const failedIds = new Set(
+        await this.charges.settleFailed(
+          declined.map((r) => ({
+            paymentId: r.claim.pending_payment_id,
+            verdict: r.verdict as GatewayVerdict,
+          })),
+        ),
       );
-      const failedIds = new Set(failed.map((p) => p.id));
       await this.effects.declined(
         declined
           .filter((r) => failedIds.has(r.claim.pending_payment_id))
