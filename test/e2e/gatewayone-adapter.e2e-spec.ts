@@ -342,29 +342,33 @@ describe('gatewayone adapter against its protocol fake over loopback HTTP', () =
     expect(third.reused).toBe(false);
   });
 
-  it('refunds a payment once, and reports a refund beyond what was paid as failed', async () => {
+  it('refunds a payment once under our refund reference, and reports a refund beyond what was paid as failed', async () => {
     const created = await client.createCheckout({
       amountCents: 1000,
       currency: 'GBP',
       merchantTransactionId: orderId(),
     });
     const { paymentId } = fakes.gatewayOne.complete(created.id);
+    const ref = `${orderId()}-refunds`;
     fakes.gatewayOne.resetControls();
-    expect(await client.refund(paymentId!, 400, 'GBP')).toMatchObject({
+    expect(await client.refund(paymentId!, 400, 'GBP', ref)).toMatchObject({
       outcome: 'succeeded',
       id: expect.any(String),
     });
     expect(fakes.gatewayOne.requests[0]).toMatchObject({
       path: `/gatewayone/v1/payments/${paymentId}`,
-      body: { amount: '4.00', currency: 'GBP', paymentType: 'RF' },
+      body: { amount: '4.00', currency: 'GBP', paymentType: 'RF', merchantTransactionId: ref },
     });
-    expect(await client.refund(paymentId!, 700, 'GBP')).toMatchObject({
+    expect(await client.refund(paymentId!, 700, 'GBP', ref)).toMatchObject({
       outcome: 'failed',
       resultCode: '700.400.200',
     });
+    // What the refunds under the reference gave back: the declined one counts for nothing.
+    expect(await client.refundedUnder(ref)).toBe(400);
+    expect(await client.refundedUnder(`${orderId()}-refunds`)).toBe(0);
     fakes.gatewayOne.resetControls();
     fakes.gatewayOne.failNext(1);
-    expect((await failure(client.refund(paymentId!, 100, 'GBP'))).kind).toBe('unavailable');
+    expect((await failure(client.refund(paymentId!, 100, 'GBP', ref))).kind).toBe('unavailable');
     expect(fakes.gatewayOne.requests).toHaveLength(1);
   });
 

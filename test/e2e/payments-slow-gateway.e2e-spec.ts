@@ -1,5 +1,7 @@
+import { majorToMinor } from '#app/common/money.js';
 import { api } from '../support/api';
-import { makeUser } from '../support/factories';
+import { makeUser, pointsOf } from '../support/factories';
+import { type MembershipWorld, withRoot } from '../support/memberships';
 import {
   confirm,
   orderAsUser,
@@ -62,5 +64,141 @@ describe('a slow gateway (answers after the client gives up)', () => {
     expect(
       await w.t.db.query(`SELECT 1 FROM raffle_entries WHERE payment_transaction_id = $1`, [order.order_id]),
     ).toHaveLength(1);
+  });
+
+  describe('a refund whose answer is lost', () => {
+    let root: MembershipWorld['root'];
+    beforeAll(async () => {
+      ({ root } = await withRoot(w));
+    });
+    const refund = (orderId: string, body: Record<string, unknown>) =>
+      api(w.t.app).as(w.admin.token).post(`/admin/payments/${orderId}/refund`, body);
+    const refundedAtGateway = (checkoutId: string): number => {
+      const checkout = w.fakes.gatewayOne.payments.get(checkoutId)!;
+      return checkout.refunds.reduce((sum, r) => sum + majorToMinor(r.amount, checkout.currency), 0);
+    };
+    const amountsOf = async (orderId: string) => {
+      const [row] = await w.t.db.query(
+        `SELECT status, refunded_cents, refund_pending_cents FROM payment_transactions WHERE id = $1`,
+        [orderId],
+      );
+      return row as { status: string; refunded_cents: number; refund_pending_cents: number };
+    };
+    /** The reconciliation job, once the held refund is old enough to be asked about. */
+    const reconcileLater = async (orderId: string): Promise<void> => {
+      await w.t.db.query(
+        `UPDATE payment_transactions SET updated_at = now() - interval '3 minutes' WHERE id = $1`,
+        [orderId],
+      );
+      await api(w.t.app).as(root.token).post('/admin/jobs/reconciliation/run').expect(200);
+    };
+    const paid = async () => {
+      const raffle = await raffleOn(w);
+      const buyer = await makeUser(w.t, w.site);
+      const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 4 }); // £10.00, 10 points
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      await confirm(w, order.order_id).expect(200);
+      return { buyer, order };
+    };
+
+    it('holds the amount instead of sending it again, and records it once the gateway says it was made', async () => {
+      const { buyer, order } = await paid();
+      // The gateway makes the refund; its answer comes after the client gave up.
+      w.fakes.gatewayOne.setLatency(1000);
+      try {
+        const lost = await refund(order.order_id, { amount_cents: 300, reason: 'Goodwill' }).expect(502);
+        expect(lost.body).toMatchObject({ code: 'GATEWAY_UNAVAILABLE' });
+        expect(lost.body.detail).toContain('outcome is unknown');
+      } finally {
+        w.fakes.gatewayOne.setLatency(0);
+      }
+      expect(refundedAtGateway(order.checkout_id)).toBe(300);
+      // Held: counted against what is left, so no refund can pass what was paid meanwhile.
+      expect(await amountsOf(order.order_id)).toEqual({
+        status: 'succeeded',
+        refunded_cents: 0,
+        refund_pending_cents: 300,
+      });
+      await refund(order.order_id, { amount_cents: 800, reason: 'More' }).expect(422);
+
+      await reconcileLater(order.order_id);
+      expect(await amountsOf(order.order_id)).toEqual({
+        status: 'partially_refunded',
+        refunded_cents: 300,
+        refund_pending_cents: 0,
+      });
+      expect(await pointsOf(w.t, buyer.user.id)).toBe(7); // 10 less 3 for the 30 % given back
+      // A second run finds nothing held; the rest is refunded once, and the gateway agrees with us.
+      await reconcileLater(order.order_id);
+      await refund(order.order_id, { reason: 'The rest' }).expect(200);
+      expect(refundedAtGateway(order.checkout_id)).toBe(1000);
+      expect(await amountsOf(order.order_id)).toEqual({
+        status: 'refunded',
+        refunded_cents: 1000,
+        refund_pending_cents: 0,
+      });
+    });
+
+    it('gives the held amount back when the gateway says the refund was never made', async () => {
+      const { order } = await paid();
+      // The gateway reads the request and never answers: nothing is refunded.
+      w.fakes.gatewayOne.goDown('hang');
+      try {
+        await refund(order.order_id, { reason: 'Asked' }).expect(502);
+      } finally {
+        w.fakes.gatewayOne.comeUp();
+      }
+      expect(await amountsOf(order.order_id)).toMatchObject({ refund_pending_cents: 1000 });
+      await reconcileLater(order.order_id);
+      expect(await amountsOf(order.order_id)).toEqual({
+        status: 'succeeded',
+        refunded_cents: 0,
+        refund_pending_cents: 0,
+      });
+      await refund(order.order_id, { reason: 'Asked again' }).expect(200);
+      expect(refundedAtGateway(order.checkout_id)).toBe(1000);
+    });
+
+    it('settles a held gatewaytwo refund from what the order says it refunded', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await api(w.t.app)
+        .as(buyer.token)
+        .post('/payments/create', { amount_cents: 2000, currency: 'GBP', payment_method: 'revolut_pay' })
+        .expect(200);
+      const paymentId = created.body.id as string;
+      const orderId = created.body.metadata.checkout_id as string;
+      w.fakes.gatewayTwo.complete(orderId);
+      await w.fakes.gatewayTwo.deliverWebhook(orderId);
+      await w.t.drain();
+      w.fakes.gatewayTwo.setLatency(1000);
+      try {
+        await refund(paymentId, { amount_cents: 500, reason: 'Partial' }).expect(502);
+      } finally {
+        w.fakes.gatewayTwo.setLatency(0);
+      }
+      expect(await amountsOf(paymentId)).toMatchObject({ refunded_cents: 0, refund_pending_cents: 500 });
+      await reconcileLater(paymentId);
+      expect(await amountsOf(paymentId)).toEqual({
+        status: 'partially_refunded',
+        refunded_cents: 500,
+        refund_pending_cents: 0,
+      });
+      expect(w.fakes.gatewayTwo.orders.get(orderId)?.refunds.map((r) => r.amount)).toEqual([500]);
+    });
+
+    it('leaves a held refund alone while the gateway cannot be asked', async () => {
+      const { order } = await paid();
+      w.fakes.gatewayOne.setLatency(1000);
+      try {
+        await refund(order.order_id, { amount_cents: 500, reason: 'Half' }).expect(502);
+        await reconcileLater(order.order_id); // the look-up times out too
+      } finally {
+        w.fakes.gatewayOne.setLatency(0);
+      }
+      expect(await amountsOf(order.order_id)).toMatchObject({ refunded_cents: 0, refund_pending_cents: 500 });
+      await reconcileLater(order.order_id);
+      expect(await amountsOf(order.order_id)).toMatchObject({ refunded_cents: 500, refund_pending_cents: 0 });
+      expect(refundedAtGateway(order.checkout_id)).toBe(500);
+    });
   });
 });

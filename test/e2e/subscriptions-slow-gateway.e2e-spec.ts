@@ -7,7 +7,9 @@ import {
   tierOn,
   withRoot,
 } from '../support/memberships';
-import { startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
+import { majorToMinor } from '#app/common/money.js';
+import { api } from '../support/api';
+import { raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
 
 /** Memberships when the gateway answers after the client gave up, and its webhooks overtake the answer. */
 describe('memberships and a slow gateway (answers after the client gives up)', () => {
@@ -68,5 +70,59 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
       [member.user.id],
     );
     expect(spend).toEqual([{ spent: 1000 }]); // the first period's payment only: the decline gave its spend back once
+  });
+
+  it('pays a cooling-off refund whose answer was lost once: the job’s retries wait for the look-up', async () => {
+    const { member, id, checkoutId } = await activeMember(w, tier.id);
+    const refundedAtGateway = (): number => {
+      const checkout = w.fakes.gatewayOne.payments.get(checkoutId)!;
+      return checkout.refunds.reduce((sum, r) => sum + majorToMinor(r.amount, checkout.currency), 0);
+    };
+    const raffle = await raffleOn(w);
+    for (let i = 0; i < 6; i++)
+      await api(w.t.app)
+        .as(member.token)
+        .post(`/raffles/${raffle.id}/entries`, { method: 'credits', quantity: 1 })
+        .expect(201);
+    await api(w.t.app)
+      .as(member.token)
+      .post(`/subscriptions/${id}/cancel`, { reason: 'Changed my mind' })
+      .expect(200);
+    // Due back: 1000 less the 6 of 10 credits used = 400. The gateway refunds; its answer comes too late.
+    w.fakes.gatewayOne.setLatency(1_000);
+    try {
+      await w.t.drain();
+    } finally {
+      w.fakes.gatewayOne.setLatency(0);
+    }
+    expect(refundedAtGateway()).toBe(400);
+    const retryJobs = () =>
+      w.t.db.query(
+        `UPDATE pgboss.job SET start_after = now() WHERE name = 'payments.refund' AND state = 'retry'`,
+      );
+    // The queue retries the job: the amount is held, so it sends nothing.
+    await retryJobs();
+    await w.t.drain();
+    expect(refundedAtGateway()).toBe(400);
+    // The reconciliation asks the gateway and records the refund; the job's next try finds nothing left.
+    await w.t.db.query(
+      `UPDATE payment_transactions SET updated_at = now() - interval '3 minutes'
+        WHERE subscription_id = $1 AND refund_pending_cents > 0`,
+      [id],
+    );
+    await runJob(w, 'reconciliation');
+    await retryJobs();
+    await w.t.drain();
+    expect(refundedAtGateway()).toBe(400);
+    const payments = await w.t.db.query(
+      `SELECT refunded_cents, refund_pending_cents FROM payment_transactions WHERE subscription_id = $1 AND refunded_cents > 0`,
+      [id],
+    );
+    expect(payments).toEqual([{ refunded_cents: 400, refund_pending_cents: 0 }]);
+    const jobs = await w.t.db.query(
+      `SELECT state FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' IN (SELECT id::text FROM payment_transactions WHERE subscription_id = $1)`,
+      [id],
+    );
+    expect(jobs).toEqual([{ state: 'completed' }]);
   });
 });

@@ -14,8 +14,22 @@ export class ProviderError extends Error {
     readonly httpStatus?: number,
     /** The provider's own error or result code, when it gave one. */
     readonly providerCode?: string,
+    /**
+     * The request provably went unprocessed: it never reached the provider (connection refused, host not
+     * found), or was turned away before any work (503, a redirect).
+     */
+    readonly unprocessed = false,
   ) {
     super(message);
     this.name = 'ProviderError';
+  }
+
+  /**
+   * Whether the provider may have acted on the request all the same (a timeout, a connection lost after
+   * sending, another 5xx, an unreadable answer): a write's outcome is then unknown, and must be looked
+   * up, never sent again blindly.
+   */
+  get mayHaveActed(): boolean {
+    return this.kind === 'unavailable' && !this.unprocessed;
   }
 }

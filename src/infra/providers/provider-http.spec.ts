@@ -47,6 +47,7 @@ describe('ProviderHttp', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ kind: 'unavailable', message: 'gw GET /slow: no answer within 150 ms' });
+    expect((error as ProviderError).mayHaveActed).toBe(true); // it read the request: a write may have been done
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
@@ -58,5 +59,20 @@ describe('ProviderHttp', () => {
       .send({ method: 'GET', path: '/gone' })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'unavailable', message: 'gw GET /gone: network error econnrefused' });
+    expect((error as ProviderError).mayHaveActed).toBe(false); // it never reached the provider
+  });
+
+  it.each([
+    [503, false], // turned away before any work
+    [500, true],
+    [502, true], // a proxy's answer: the provider behind it may have acted
+    [504, true],
+  ])('says whether a provider answering %s may have acted on the request', async (status, mayHaveActed) => {
+    const s = await serve((_req, res) => res.writeHead(status).end('{}'));
+    server = s.server;
+    const error = await client(s.url)
+      .send({ method: 'POST', path: '/refund' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'unavailable', httpStatus: status, mayHaveActed });
   });
 });

@@ -59,6 +59,12 @@ function networkReason(error: unknown): string {
   return typeof code === 'string' ? `network error ${code.toLowerCase()}` : 'network error';
 }
 
+/** A connection that was never made: the request cannot have reached the provider. */
+function neverReached(error: unknown): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
+}
+
 /**
  * Connections to providers are kept open between requests (every paid order asks the gateway once):
  * one pool per protocol for the process, shared by every client and site.
@@ -126,8 +132,9 @@ export class ProviderHttp {
     message: string,
     httpStatus?: number,
     code?: string,
+    unprocessed = false,
   ): ProviderError {
-    return new ProviderError(this.options.provider, kind, this.scrub(message), httpStatus, code);
+    return new ProviderError(this.options.provider, kind, this.scrub(message), httpStatus, code, unprocessed);
   }
 
   private async once(request: ProviderRequest, remainingMs: number): Promise<ProviderResponse> {
@@ -157,13 +164,31 @@ export class ProviderHttp {
     } catch (error) {
       const reason = networkReason(error);
       if (reason === 'timed out') throw timedOut();
-      throw this.error('unavailable', `${this.options.provider} ${what}: ${reason}`);
+      throw this.error(
+        'unavailable',
+        `${this.options.provider} ${what}: ${reason}`,
+        undefined,
+        undefined,
+        neverReached(error),
+      );
     }
     if (status >= 500)
-      throw this.error('unavailable', `${this.options.provider} ${what} answered ${status}`, status);
+      throw this.error(
+        'unavailable',
+        `${this.options.provider} ${what} answered ${status}`,
+        status,
+        undefined,
+        status === 503,
+      );
     // Never followed: an API that redirects is not answering (as fetch's `redirect: 'error'` treated it).
     if (status >= 300 && status < 400)
-      throw this.error('unavailable', `${this.options.provider} ${what}: network error (a redirect)`, status);
+      throw this.error(
+        'unavailable',
+        `${this.options.provider} ${what}: network error (a redirect)`,
+        status,
+        undefined,
+        true,
+      );
     return { status, body: parseObject(text) };
   }
 

@@ -4,7 +4,7 @@ import { GatewayOneClient } from '#app/infra/providers/gatewayone/gatewayone.cli
 import { GatewayTwoClient } from '#app/infra/providers/gatewaytwo/gatewaytwo.client.js';
 import { ProviderError } from '#app/infra/providers/provider-error.js';
 import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
-import type { GatewayOutcome } from './payments.rules.js';
+import { type GatewayOutcome, refundReference } from './payments.rules.js';
 
 export interface OpenedCheckout {
   checkoutId: string;
@@ -143,12 +143,30 @@ export class PaymentGateways {
     if (payment.gateway === 'gatewayone') {
       const paymentId = payment.gateway_transaction_id;
       if (!paymentId) return { ok: false, raw: { error: 'no gateway payment id to refund' } };
-      const refund = await this.one.refund(paymentId, amountCents, payment.currency);
+      const refund = await this.one.refund(
+        paymentId,
+        amountCents,
+        payment.currency,
+        refundReference(payment.id),
+      );
       return { ok: refund.outcome === 'succeeded', raw: refund.raw };
     }
     if (!payment.checkout_id) return { ok: false, raw: { error: 'no gateway order to refund' } };
     const refund = await this.two.refundOrder(payment.checkout_id, amountCents, reason);
     return { ok: refund.outcome !== 'failed' && refund.outcome !== 'cancelled', raw: refund.raw };
+  }
+
+  /**
+   * What the gateway has given back on this payment in all, in minor units, read from the gateway itself:
+   * how a refund whose answer was lost is settled (DESIGN §7: look up, never send again blindly).
+   */
+  async refundedAtGateway(payment: PaymentTransaction): Promise<number> {
+    if (payment.gateway === 'gatewayone') return this.one.refundedUnder(refundReference(payment.id));
+    if (!payment.checkout_id) return 0;
+    const order = await this.two.getOrder(payment.checkout_id);
+    if (order.refundedCents === undefined)
+      throw new ProviderError('gatewaytwo', 'unavailable', 'gatewaytwo did not say what the order refunded');
+    return order.refundedCents;
   }
 
   environment(): 'sandbox' | 'live' {

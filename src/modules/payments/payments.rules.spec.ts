@@ -1,4 +1,10 @@
-import { nextStatus, recountsSpend, releasesSpend, reportNamesPayment } from './payments.rules.js';
+import {
+  heldRefundMade,
+  nextStatus,
+  recountsSpend,
+  releasesSpend,
+  reportNamesPayment,
+} from './payments.rules.js';
 
 describe('payment status rules', () => {
   it('never moves a success backwards, and accepts a success after a failure', () => {
@@ -21,5 +27,14 @@ describe('payment status rules', () => {
       expect(reportNamesPayment(open)).toBe(true);
     for (const taken of ['succeeded', 'partially_refunded', 'refunded'] as const)
       expect(reportNamesPayment(taken)).toBe(false);
+  });
+
+  it('settles a held refund from what the gateway gave back beyond what we recorded, when it fits', () => {
+    const held = { refunded_cents: 300, refund_pending_cents: 500 };
+    expect(heldRefundMade(held, 800)).toBe(500); // made
+    expect(heldRefundMade(held, 300)).toBe(0); // never made
+    expect(heldRefundMade(held, 500)).toBe(200); // two held, one made
+    expect(heldRefundMade(held, 900)).toBeNull(); // more than was in flight: refunded elsewhere
+    expect(heldRefundMade(held, 200)).toBeNull(); // less than we recorded
   });
 });

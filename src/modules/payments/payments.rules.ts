@@ -33,6 +33,27 @@ export function reportNamesPayment(current: PaymentStatus): boolean {
   return current !== 'succeeded' && current !== 'refunded' && current !== 'partially_refunded';
 }
 
+/**
+ * The reference a payment's refunds are sent under at gatewayone (`merchantTransactionId`): their own, so
+ * a look-up by it finds the refunds alone, never the payment's own attempts.
+ */
+export function refundReference(paymentId: string): string {
+  return `${paymentId}-refunds`;
+}
+
+/**
+ * How much of a held refund the gateway made: what it says it gave back on the payment beyond what we
+ * recorded, when that fits in what was reserved. Null when it does not fit (less than we recorded, or
+ * more than was in flight: a refund made elsewhere), which is for an admin to look at.
+ */
+export function heldRefundMade(
+  payment: { refunded_cents: number; refund_pending_cents: number },
+  refundedAtGateway: number,
+): number | null {
+  const made = refundedAtGateway - payment.refunded_cents;
+  return made >= 0 && made <= payment.refund_pending_cents ? made : null;
+}
+
 /** A failed or cancelled payment gives back what it had counted against the buyer's spend limit. */
 export function releasesSpend(before: PaymentStatus, after: PaymentStatus): boolean {
   const open = before === 'pending' || before === 'review';

@@ -41,4 +41,49 @@ export class RefundAmountsRepository {
     );
     return result[0][0];
   }
+
+  /** Notes a held refund on the payment (`metadata.held_refunds`), in one statement. */
+  async noteHeld(id: string, entry: object, manager: EntityManager): Promise<void> {
+    await manager.query(
+      `UPDATE payment_transactions
+          SET metadata = jsonb_set(metadata, '{held_refunds}',
+                                   COALESCE(metadata->'held_refunds', '[]'::jsonb) || $2::jsonb)
+        WHERE id = $1`,
+      [id, JSON.stringify([entry])],
+    );
+  }
+
+  /** Payments with a refund reserved since before `olderThan` (held after a lost answer, or left by a stop). */
+  heldSince(olderThan: Date, limit: number, manager: EntityManager): Promise<PaymentTransaction[]> {
+    return manager.query<PaymentTransaction[]>(
+      `SELECT * FROM payment_transactions WHERE refund_pending_cents > 0 AND updated_at < $1
+        ORDER BY updated_at LIMIT $2`,
+      [olderThan, limit],
+    );
+  }
+
+  /**
+   * Settles a payment's whole reservation once the gateway said what it made: `made` refunded, the rest
+   * given back. Only if the row is as it was read (no refund reserved or settled since); else undefined.
+   */
+  async settleHeld(
+    read: Pick<PaymentTransaction, 'id' | 'refunded_cents' | 'refund_pending_cents'>,
+    made: number,
+    manager: EntityManager,
+  ): Promise<PaymentTransaction | undefined> {
+    const result = await manager.query<[PaymentTransaction[], number]>(
+      `UPDATE payment_transactions
+          SET refund_pending_cents = 0,
+              refunded_cents = refunded_cents + $4,
+              metadata = metadata - 'held_refunds',
+              status = CASE WHEN $4 = 0 THEN status
+                            WHEN refunded_cents + $4 >= amount_cents THEN 'refunded'
+                            ELSE 'partially_refunded' END,
+              updated_at = now()
+        WHERE id = $1 AND refunded_cents = $2 AND refund_pending_cents = $3
+        RETURNING *`,
+      [read.id, read.refunded_cents, read.refund_pending_cents, made],
+    );
+    return result[0][0];
+  }
 }

@@ -15,6 +15,7 @@ import { Cms1795579739849 } from './1795579739849-Cms.js';
 import { Draws1795579744530 } from './1795579744530-Draws.js';
 import { RaffleEntriesNewestPerRaffle1795590393522 } from './1795590393522-RaffleEntriesNewestPerRaffle.js';
 import { PaymentClaimLostFunction1795600000000 } from './1795600000000-PaymentClaimLostFunction.js';
+import { HeldRefunds1795610000000 } from './1795610000000-HeldRefunds.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   Draws1795579744530,
   RaffleEntriesNewestPerRaffle1795590393522,
   PaymentClaimLostFunction1795600000000,
+  HeldRefunds1795610000000,
 ];

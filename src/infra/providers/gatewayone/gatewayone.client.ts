@@ -138,6 +138,16 @@ export class GatewayOneClient {
     return payments.map((p) => this.toPayment(http, p as Json));
   }
 
+  /** What the refunds sent under `reference` gave back in all, in minor units (`GET /v1/query`). Retried. */
+  async refundedUnder(reference: string): Promise<number> {
+    const refunds = (await this.findByMerchantTransactionId(reference)).filter(
+      (t) => t.paymentType === 'RF' && t.outcome === 'succeeded',
+    );
+    if (refunds.some((t) => t.amountCents === undefined))
+      throw this.require().http.error('unavailable', `${PROVIDER} listed a refund without its amount`);
+    return refunds.reduce((sum, t) => sum + (t.amountCents as number), 0);
+  }
+
   /**
    * A merchant-initiated charge of a stored card (`POST /v1/registrations/{id}/payments`, DESIGN §7
    * "Recurring"), sent once: a lost answer throws `unavailable`, and the caller settles it by looking
@@ -187,8 +197,16 @@ export class GatewayOneClient {
     throw this.rejected(http, `DELETE ${path}`, res, code, description);
   }
 
-  /** `POST /v1/payments/{id}` with `paymentType=RF`, sent once. A declined refund is an answer (`outcome`). */
-  async refund(paymentId: string, amountCents: number, currency: string): Promise<GatewayOneRefund> {
+  /**
+   * `POST /v1/payments/{id}` with `paymentType=RF`, sent once, under our `reference` for the payment's
+   * refunds (so a lost answer can be looked up: `refundedUnder`). A declined refund is an answer (`outcome`).
+   */
+  async refund(
+    paymentId: string,
+    amountCents: number,
+    currency: string,
+    reference: string,
+  ): Promise<GatewayOneRefund> {
     const { settings, http } = this.require();
     const path = `/v1/payments/${encodeURIComponent(paymentId)}`;
     const res = await http.send({
@@ -199,6 +217,7 @@ export class GatewayOneClient {
         amount: minorToMajorString(amountCents, currency),
         currency: normalizeCurrency(currency),
         paymentType: 'RF',
+        merchantTransactionId: reference,
       },
     });
     const { code, description } = resultOf(res.body);

@@ -145,7 +145,16 @@ export class GatewayTwoClient {
     const amount = body?.amount;
     if (!body || !id || !state || !currency || typeof amount !== 'number' || !Number.isSafeInteger(amount))
       throw http.error('unavailable', `${PROVIDER} ${what}: unreadable answer`);
-    return { id, state, amountCents: amount, currency, outcome: mapOrderState(state), raw: body };
+    const refunded = body.refunded_amount;
+    return {
+      id,
+      state,
+      amountCents: amount,
+      currency,
+      refundedCents: typeof refunded === 'number' && Number.isSafeInteger(refunded) ? refunded : undefined,
+      outcome: mapOrderState(state),
+      raw: body,
+    };
   }
 
   private failure(http: ProviderHttp, what: string, res: ProviderResponse): ProviderError {

@@ -33,6 +33,8 @@ export interface GatewayTwoOrder {
   currency: string;
   /** Our order id, when the order carries one. */
   reference?: string;
+  /** What its refunds gave back in all, in minor units, when the gateway says (`refunded_amount`). */
+  refundedCents?: number;
   outcome: GatewayTwoOutcome;
   raw: Record<string, unknown>;
 }

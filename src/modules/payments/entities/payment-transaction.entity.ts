@@ -31,6 +31,7 @@ export type Fulfilment = 'entered' | 'refunded_unfillable' | 'recorded' | 'fulfi
 @Index('ix_payment_transactions_pending', ['status', 'created_at'], {
   where: `status IN ('pending', 'review')`,
 })
+@Index('ix_payment_transactions_refund_held', ['updated_at'], { where: 'refund_pending_cents > 0' })
 @Index('uq_payment_transactions_checkout', ['gateway', 'checkout_id'], {
   unique: true,
   where: 'checkout_id IS NOT NULL',

@@ -4,14 +4,21 @@ import { ProviderError } from '#app/infra/providers/provider-error.js';
 import { PaymentGateways } from '../payment-gateways.js';
 import { PaymentOutcomeService } from '../payment-outcome.service.js';
 import { PaymentsRepository } from '../payments.repository.js';
+import { RefundsService } from '../refunds.service.js';
 
 /** Open payments older than this are asked about: younger ones are still in the buyer's hands. */
 export const RECONCILE_AFTER_MS = 2 * 60_000;
+/**
+ * A refund reserved longer ago than this is held (its answer was lost) or was left by a stopped process: far
+ * past any refund call's time budget, so it is never one still in flight, even when an admin runs the job.
+ */
+export const HELD_REFUND_AFTER_MS = 2 * 60_000;
 const BATCH = 100;
 
 /**
  * Polls the gateway for payments still open that no webhook or confirmation settled (a lost webhook, a
- * closed browser): every five minutes, or now through `POST /admin/jobs/reconciliation/run`.
+ * closed browser), and for refunds whose answer was lost: every five minutes, or now through
+ * `POST /admin/jobs/reconciliation/run`.
  */
 @Injectable()
 export class ReconcilePaymentsJob implements OnModuleInit {
@@ -22,6 +29,7 @@ export class ReconcilePaymentsJob implements OnModuleInit {
     private readonly payments: PaymentsRepository,
     private readonly gateways: PaymentGateways,
     private readonly outcomes: PaymentOutcomeService,
+    private readonly refunds: RefundsService,
   ) {}
 
   onModuleInit(): void {
@@ -33,9 +41,10 @@ export class ReconcilePaymentsJob implements OnModuleInit {
     this.jobs.runnable('reconciliation', () => this.run(new Date()));
   }
 
-  /** Answers how many payments it settled. */
+  /** Answers how many payments it settled (their status, or a held refund). */
   async run(olderThan: Date): Promise<number> {
-    let settled = 0;
+    const heldBefore = Math.min(olderThan.getTime(), Date.now() - HELD_REFUND_AFTER_MS);
+    let settled = await this.refunds.settleHeld(new Date(heldBefore), BATCH);
     for (const payment of await this.payments.pendingBefore(olderThan, BATCH)) {
       try {
         const verdict = await this.gateways.verdict(payment);

@@ -14,6 +14,7 @@ import {
   openCheckoutJson,
   paymentJson,
   payUrl,
+  refundJson,
   PENDING_CODE,
   result,
   stamp,
@@ -255,13 +256,17 @@ export class FakeGatewayOne extends FakeGateway {
     // Unlike the real gateway (payments only), unpaid checkouts are listed too: a creation whose answer was
     // lost can then be found by our reference.
     const found = [...this.payments.values()].filter((c) => c.merchantTransactionId === reference);
-    if (!found.length) {
+    // Refunds are transactions of their own, found under the reference they were sent with.
+    const refunds = [...this.payments.values()].flatMap((c) =>
+      c.refunds.filter((r) => r.merchantTransactionId === reference).map((r) => refundJson(c, r)),
+    );
+    if (!found.length && !refunds.length) {
       await this.reply(res, 200, { result: result(NOT_FOUND_CODE), payments: [] });
       return;
     }
     await this.reply(res, 200, {
       result: result('000.000.100'),
-      payments: found.map((c) => (c.paymentId ? paymentJson(c) : openCheckoutJson(c))),
+      payments: [...found.map((c) => (c.paymentId ? paymentJson(c) : openCheckoutJson(c))), ...refunds],
     });
   }
 
@@ -287,7 +292,12 @@ export class FakeGatewayOne extends FakeGateway {
       minor > 0 &&
       refunded + minor <= paid;
     const code = refundable ? SUCCESS_CODE : '700.400.200';
-    const refund = { id: newId(), amount: body.amount ?? '', resultCode: code };
+    const refund = {
+      id: newId(),
+      amount: body.amount ?? '',
+      resultCode: code,
+      merchantTransactionId: body.merchantTransactionId,
+    };
     if (refundable) checkout.refunds.push(refund);
     await this.reply(res, refundable ? 200 : 400, {
       id: refund.id,

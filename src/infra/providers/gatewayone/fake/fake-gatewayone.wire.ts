@@ -23,7 +23,8 @@ export interface FakeCheckout {
   paymentId?: string;
   registrationId?: string;
   completedAt?: Date;
-  refunds: { id: string; amount: string; resultCode: string }[];
+  /** Refunds made (declined ones are answered, not kept), with the reference each was sent under. */
+  refunds: { id: string; amount: string; resultCode: string; merchantTransactionId?: string }[];
 }
 
 export const SUCCESS_CODE = '000.100.110';
@@ -93,6 +94,23 @@ export function openCheckoutJson(checkout: FakeCheckout): Record<string, unknown
     customParameters: checkout.customParameters,
     ndc: checkout.id,
     timestamp: stamp(checkout.createdAt),
+  };
+}
+
+/** A refund as the query lists it: a transaction of its own (`RF`) referring to the payment. */
+export function refundJson(
+  checkout: FakeCheckout,
+  refund: FakeCheckout['refunds'][number],
+): Record<string, unknown> {
+  return {
+    id: refund.id,
+    paymentType: 'RF',
+    referencedId: checkout.paymentId,
+    amount: refund.amount,
+    currency: checkout.currency,
+    merchantTransactionId: refund.merchantTransactionId,
+    result: result(refund.resultCode),
+    timestamp: stamp(),
   };
 }
 
