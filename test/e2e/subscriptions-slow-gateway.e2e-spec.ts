@@ -1,5 +1,6 @@
 import {
   activeMember,
+  getSubscription,
   makeDue,
   type MembershipWorld,
   registrationOf,
@@ -124,5 +125,97 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
       [id],
     );
     expect(jobs).toEqual([{ state: 'completed' }]);
+  });
+
+  describe('a renewal charge still in flight when the member changes course', () => {
+    /** The renewal run charges the card; the gateway takes the money and answers after the client gave up. */
+    const renewalInFlight = async (id: string): Promise<void> => {
+      await makeDue(w, id);
+      w.fakes.gatewayOne.setLatency(1_000);
+      try {
+        await runJob(w, 'renewals');
+      } finally {
+        w.fakes.gatewayOne.setLatency(0);
+      }
+    };
+    /** A later run looks the lost charge up (paid) and settles it. */
+    const laterRun = async (id: string): Promise<void> => {
+      await ageClaim(id);
+      await runJob(w, 'renewals');
+    };
+    const renewalCharge = async (id: string) => {
+      const [row] = await w.t.db.query<
+        Array<{ status: string; amount_cents: number; refunded_cents: number }>
+      >(
+        `SELECT status, amount_cents, refunded_cents FROM payment_transactions
+          WHERE subscription_id = $1 AND metadata->>'stored_card' = 'true'`,
+        [id],
+      );
+      return row;
+    };
+
+    it('gives the charge back to a member who cancelled at once meanwhile', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      await w.t.db.query(
+        `UPDATE subscriptions SET cooling_off_expiry = now() - interval '1 day' WHERE id = $1`,
+        [id],
+      );
+      await renewalInFlight(id);
+      await api(w.t.app)
+        .as(member.token)
+        .post(`/subscriptions/${id}/cancel`, { reason: 'Stop now', immediate: true })
+        .expect(200);
+      await laterRun(id);
+      await w.t.drain();
+      expect((await getSubscription(w, member.token, id).expect(200)).body.status).toBe('cancelled');
+      expect(await renewalCharge(id)).toEqual({
+        status: 'refunded',
+        amount_cents: 1000,
+        refunded_cents: 1000,
+      });
+      const [row] = await w.t.db.query(`SELECT pending_payment_id FROM subscriptions WHERE id = $1`, [id]);
+      expect(row.pending_payment_id).toBeNull();
+    });
+
+    it('gives the charge back to a membership paused meanwhile, which renews normally after the pause', async () => {
+      const { id } = await activeMember(w, tier.id);
+      const registration = await registrationOf(w, id);
+      await renewalInFlight(id);
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/pause', {
+          subscription_id: id,
+          paused_until: new Date(Date.now() + 10 * 86_400_000).toISOString(),
+          reason: 'Holiday',
+        })
+        .expect(200);
+      await laterRun(id);
+      await w.t.drain();
+      expect(await renewalCharge(id)).toEqual({
+        status: 'refunded',
+        amount_cents: 1000,
+        refunded_cents: 1000,
+      });
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/resume', { subscription_id: id, reason: 'Back' })
+        .expect(200);
+      const [row] = await w.t.db.query(`SELECT status, pending_payment_id FROM subscriptions WHERE id = $1`, [
+        id,
+      ]);
+      expect(row).toEqual({ status: 'active', pending_payment_id: null });
+      // Its clock runs again: the next renewal charges the card.
+      await makeDue(w, id);
+      await runJob(w, 'renewals');
+      const charges = w.fakes.gatewayOne
+        .registrationCharges()
+        .filter((c) => c.registrationId === registration);
+      expect(charges).toHaveLength(2);
+      const [after] = await w.t.db.query(
+        `SELECT status, pending_payment_id FROM subscriptions WHERE id = $1`,
+        [id],
+      );
+      expect(after).toEqual({ status: 'active', pending_payment_id: null });
+    });
   });
 });

@@ -153,6 +153,28 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
         .expect(422);
       expect(res.body.code).toBe('SELF_PAUSED');
     });
+
+    it('gives the first payment back when the membership was cancelled before it, from a checkout left open', async () => {
+      const member = await makeUser(w.t, w.site);
+      const started = await subscribe(w, member, tier.id);
+      await api(w.t.app)
+        .as(member.token)
+        .post(`/subscriptions/${started.subscription.id}/cancel`, { reason: 'Changed my mind' })
+        .expect(200);
+      // The hosted form was still open in another tab, and the member pays it.
+      await payCheckout(w, started.checkout_id);
+      await w.t.drain();
+      const s = (await getSubscription(w, member.token, started.subscription.id).expect(200)).body;
+      expect(s.status).toBe('cancelled');
+      const [p] = await w.t.db.query(
+        `SELECT status, refunded_cents FROM payment_transactions WHERE subscription_id = $1`,
+        [started.subscription.id],
+      );
+      expect(p).toEqual({ status: 'refunded', refunded_cents: 1000 });
+      expect(w.fakes.gatewayOne.payments.get(started.checkout_id)?.refunds.map((r) => r.amount)).toEqual([
+        '10.00',
+      ]);
+    });
   });
 
   describe('reading', () => {
@@ -309,6 +331,32 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(s).toMatchObject({ status: 'active' });
       expect(Date.parse(s.next_billing_date)).toBeGreaterThan(Date.now() + 20 * DAY);
       expect(await registrationOf(w, id)).not.toBe(oldCard);
+    });
+
+    it('gives back a second card payment for an overdue period the first one already paid (two tabs)', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      w.fakes.gatewayOne.declinedRegistrations.add(await registrationOf(w, id));
+      await makeDue(w, id);
+      await runJob(w, 'renewals');
+      const a = await api(w.t.app).as(member.token).post(`/subscriptions/${id}/card`).expect(201);
+      const b = await api(w.t.app).as(member.token).post(`/subscriptions/${id}/card`).expect(201);
+      await payCheckout(w, a.body.checkout_id);
+      await payCheckout(w, b.body.checkout_id);
+      await w.t.drain();
+      const card = await w.t.db.query(
+        `SELECT checkout_id, status, refunded_cents FROM payment_transactions
+          WHERE subscription_id = $1 AND metadata->>'kind' = 'card' ORDER BY created_at`,
+        [id],
+      );
+      expect(card).toEqual([
+        { checkout_id: a.body.checkout_id, status: 'succeeded', refunded_cents: 0 },
+        { checkout_id: b.body.checkout_id, status: 'refunded', refunded_cents: 1000 },
+      ]);
+      expect(w.fakes.gatewayOne.payments.get(b.body.checkout_id)?.refunds.map((r) => r.amount)).toEqual([
+        '10.00',
+      ]);
+      const s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(s.status).toBe('active');
     });
 
     it('settles a charge whose answer was lost by looking it up, never by charging again', async () => {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { PurposeOrdersService } from '#app/modules/payments/purpose-orders.service.js';
 import { PointsService } from '#app/modules/rewards/points.service.js';
 import { rewardsRules } from '#app/modules/rewards/rewards.rules.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
@@ -26,7 +27,18 @@ export interface PaidRenewal {
   billingInterval: BillingInterval;
   /** Where the paid period starts: the end of the last one (now for a first charge after a trial). */
   periodEnd: Date | null;
+  /** What it paid: given back whole when the membership had moved on and it renews nothing. */
+  amountCents: number;
 }
+
+/** A membership payment that paid for nothing (the membership had moved on by the time it was taken). */
+export interface UnusedPayment {
+  subscriptionId: string;
+  paymentId: string;
+  amountCents: number;
+}
+
+const UNUSED_REASON = 'Membership payment that paid for no period: the membership had moved on';
 
 /** What a declined renewal needs of its subscription. */
 export interface FailedRenewal {
@@ -57,6 +69,7 @@ export class RenewalEffectsService {
     private readonly accounts: AccountsService,
     private readonly activity: ActivityLogService,
     private readonly jobs: JobQueue,
+    private readonly orders: PurposeOrdersService,
   ) {}
 
   async paid(renewals: PaidRenewal[], now: Date): Promise<number> {
@@ -75,6 +88,9 @@ export class RenewalEffectsService {
         };
       }),
     );
+    // Paid while the membership was paused, cancelled or had been renewed already: it buys nothing.
+    const renewedIds = new Set(renewed.map((s) => s.id));
+    await this.refundUnused(renewals.filter((r) => !renewedIds.has(r.subscriptionId)));
     const milestones: Array<{ id: string; userId: string; siteId: string; months: number; points: number }> =
       [];
     for (const s of renewed) {
@@ -93,6 +109,19 @@ export class RenewalEffectsService {
     );
     await this.renewals.markMilestones(milestones, now);
     return renewed.length;
+  }
+
+  /**
+   * Payments that paid for no period are given back whole (a refund job), noted in the membership's history,
+   * and no longer awaited: a renewal charge taken after the member paused or cancelled, a second checkout
+   * paid for a period already paid, a first payment for a membership cancelled before it started. Keeping
+   * the money would charge for nothing; leaving the charge awaited would stop the membership's clock.
+   */
+  async refundUnused(payments: UnusedPayment[]): Promise<void> {
+    if (!payments.length) return;
+    await this.renewals.releaseUnused(payments);
+    for (const p of payments)
+      if (p.amountCents > 0) await this.orders.queueRefund(p.paymentId, p.amountCents, UNUSED_REASON);
   }
 
   async declined(failures: FailedRenewal[], now: Date): Promise<void> {

@@ -153,6 +153,24 @@ export class RenewalsRepository {
   }
 
   /**
+   * Payments that paid for no period: each noted in its membership's history, and no longer awaited where
+   * the membership still waits on it (`pending_payment_id`).
+   */
+  async releaseUnused(payments: Array<{ subscriptionId: string; paymentId: string }>): Promise<void> {
+    await this.tx.manager.query(
+      `WITH v AS (SELECT * FROM unnest($1::uuid[], $2::uuid[]) AS v(id, payment_id))
+       UPDATE subscriptions s
+          SET pending_payment_id = CASE WHEN s.pending_payment_id = v.payment_id THEN NULL
+                                        ELSE s.pending_payment_id END,
+              metadata = ${appendHistory(`jsonb_build_object('event', 'payment_refunded_unused', 'at', now(), 'payment_id', v.payment_id)`)},
+              updated_at = now()
+         FROM v
+        WHERE s.id = v.id`,
+      [payments.map((p) => p.subscriptionId), payments.map((p) => p.paymentId)],
+    );
+  }
+
+  /**
    * A renewal charge declined (or refused by the member's own limits): `past_due`, its first failure
    * kept, the failures counted and the next attempt set (`retryAt`, null: the grace runs out). Only a
    * subscription still waiting on that charge moves; answers those that did.

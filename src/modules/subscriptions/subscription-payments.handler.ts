@@ -10,7 +10,7 @@ import {
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { day, membershipVariables } from './membership-mail.js';
-import { RenewalEffectsService } from './renewal-effects.service.js';
+import { RenewalEffectsService, type UnusedPayment } from './renewal-effects.service.js';
 import { type SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository.js';
 import { startDates } from './subscriptions.rules.js';
 
@@ -18,8 +18,9 @@ import { startDates } from './subscriptions.rules.js';
  * Memberships' part in payments (`PaymentHooks`, purpose `subscription`), run exactly once per payment
  * in the claim's transaction: a first payment (or a trial's card check) starts the membership; a card
  * update stores the new card and, for one past due, pays the overdue period; a renewal charge settled by
- * a webhook or reconciliation renews it like a renewal run would. Anything else (a late payment for a
- * membership that moved on) is kept as paid, with its points, and changes nothing.
+ * a webhook or reconciliation renews it like a renewal run would. A payment that pays for no period (the
+ * membership was cancelled or paused meanwhile, or the period was paid already) is given back whole
+ * (`RenewalEffectsService.refundUnused`).
  */
 @Injectable()
 export class SubscriptionPaymentsHandler implements PaidOrderHandler, OnModuleInit {
@@ -49,7 +50,9 @@ export class SubscriptionPaymentsHandler implements PaidOrderHandler, OnModuleIn
     if (payment.kind === 'start' && (s.status === 'incomplete' || s.status === 'incomplete_expired'))
       return this.start(s, payment, now);
     if (payment.kind === 'card') return this.replaceCard(s, payment, now);
-    if (s.pending_payment_id === payment.id) await this.renewFrom(s, payment, now);
+    if (s.pending_payment_id === payment.id) return this.renewFrom(s, payment, now);
+    // A start for a membership cancelled (or started) meanwhile, a renewal charge it no longer waits on.
+    await this.renewals.refundUnused([unused(s, payment)]);
   }
 
   /** The payment pays the membership's period: it renews as a renewal run would. */
@@ -62,6 +65,7 @@ export class SubscriptionPaymentsHandler implements PaidOrderHandler, OnModuleIn
           registrationId: payment.registration_id,
           billingInterval: s.billing_interval,
           periodEnd: s.current_period_end,
+          amountCents: payment.amount_cents,
         },
       ],
       now,
@@ -106,7 +110,10 @@ export class SubscriptionPaymentsHandler implements PaidOrderHandler, OnModuleIn
       { gatewayone_registration_id: payment.registration_id },
       { event: 'card_replaced', at: now.toISOString(), payment_id: payment.id },
     );
-    if (s.status === 'past_due' && payment.amount_cents > 0) await this.renewFrom(s, payment, now);
+    if (payment.amount_cents <= 0) return; // a card check
+    // The overdue period is paid by the first such payment; another (a second tab) pays for nothing.
+    if (s.status === 'past_due') await this.renewFrom(s, payment, now);
+    else await this.renewals.refundUnused([unused(s, payment)]);
   }
 
   private async tell(
@@ -123,4 +130,8 @@ export class SubscriptionPaymentsHandler implements PaidOrderHandler, OnModuleIn
       variables: { ...variables, first_name: to.firstName },
     });
   }
+}
+
+function unused(s: SubscriptionRow, payment: PaymentHead): UnusedPayment {
+  return { subscriptionId: s.id, paymentId: payment.id, amountCents: payment.amount_cents };
 }

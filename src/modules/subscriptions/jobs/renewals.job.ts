@@ -136,6 +136,7 @@ export class RenewalsJob implements OnModuleInit {
             registrationId: null,
             billingInterval: r.claim.billing_interval,
             periodEnd: r.claim.current_period_end,
+            amountCents: r.claim.amount_cents,
           })),
         now,
       );
