@@ -247,6 +247,35 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       );
     });
 
+    it('never sends an order whose payment an admin refunded whole before the provider took it', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer);
+      w.fulfilment.goDown();
+      await payCheckout(w, created.checkout_id);
+      const [job] = await w.t.db.query<Array<{ id: string }>>(
+        `SELECT id FROM pgboss.job WHERE name = 'merch.submit' AND data->>'merch_order_id' = $1`,
+        [created.merch_order.id],
+      );
+      const paymentId = (await adminOrder(w, created.merch_order.id)).payment_id as string;
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post(`/admin/payments/${paymentId}/refund`, { reason: 'Changed their mind' })
+        .expect(200);
+      w.fulfilment.comeUp();
+      await makeDue(w.t, job.id);
+      await w.t.drain();
+      expect((await adminOrder(w, created.merch_order.id)).status_stage).toBe('cancelled');
+      expect(w.fulfilment.created.filter((c) => c.merchantReference === created.merch_order.id)).toHaveLength(
+        0,
+      );
+      expect(await paymentStatus(paymentId)).toBe('refunded');
+      const refunds = await w.t.db.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
+        [paymentId],
+      );
+      expect(refunds[0].n).toBe(0); // cancelling it refunds nothing twice
+    });
+
     it('sends the same idempotencyKey again after a lost answer, and the provider makes it once', async () => {
       const buyer = await makeUser(w.t, w.site);
       const created = await order(buyer);
