@@ -437,6 +437,44 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
         .expect(409);
     });
 
+    it('refunds, and promises, what the period’s payment took: not an upgraded price, nothing for a trial', async () => {
+      const dearer = await tierOn(w, { amount_cents: 3000, entry_credits_per_period: 30 });
+      const { member, id, checkoutId } = await activeMember(w, tier.id); // paid £10.00
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/upgrade', {
+          subscription_id: id,
+          new_tier: dearer.name,
+          reason: 'Upsell',
+        })
+        .expect(200);
+      const res = await api(w.t.app)
+        .as(member.token)
+        .post(`/subscriptions/${id}/cancel`, { reason: 'Too dear' })
+        .expect(200);
+      const history = res.body.metadata.history as Array<Record<string, unknown>>;
+      expect(history.at(-1)).toMatchObject({ event: 'cancelled', refund_cents: 1000 });
+      await w.t.drain();
+      expect(w.fakes.gatewayOne.payments.get(checkoutId)?.refunds.map((r) => r.amount)).toEqual(['10.00']);
+      expect(mailsTo(member.email, /membership is cancelled/)[0]?.text).toMatch(
+        /10\.00 GBP is being refunded/,
+      );
+
+      const trial = await tierOn(w, { amount_cents: 1000, trial_days: 7, entry_credits_per_period: 10 });
+      const trialist = await makeUser(w.t, w.site);
+      const started = await subscribe(w, trialist, trial.id);
+      await payCheckout(w, started.checkout_id); // a 0.00 card check
+      const ended = await api(w.t.app)
+        .as(trialist.token)
+        .post(`/subscriptions/${started.subscription.id}/cancel`, { reason: 'Not for me' })
+        .expect(200);
+      expect(ended.body.status).toBe('cancelled');
+      const last = (ended.body.metadata.history as Array<Record<string, unknown>>).at(-1);
+      expect(last?.refund_cents ?? 0).toBe(0);
+      await w.t.drain();
+      expect(mailsTo(trialist.email, /membership is cancelled/)[0]?.text).not.toMatch(/is being refunded/);
+    });
+
     it('after the window: runs to the period’s end, then ends without a charge', async () => {
       const { member, id } = await activeMember(w, tier.id);
       await w.t.db.query(

@@ -68,6 +68,16 @@ export class PurposeOrdersService {
     );
   }
 
+  /**
+   * What a payment took and still keeps: its amount less what was refunded or is held for a refund (0 for a
+   * card check, or a payment that is not ours). What a refund of it may give back at most.
+   */
+  async keptOf(paymentId: string): Promise<number> {
+    const p = await this.payments.findById(paymentId);
+    if (!p || (p.status !== 'succeeded' && p.status !== 'partially_refunded')) return 0;
+    return Math.max(0, p.amount_cents - p.refunded_cents - p.refund_pending_cents);
+  }
+
   /** In the ambient transaction: the pending payment, its spend counted. */
   async createPending(order: PurposeOrder, meta: RequestMeta): Promise<PaymentTransaction> {
     const manager = this.tx.manager;

@@ -106,9 +106,11 @@ export class SubscriptionChangesService {
     const coolingOff =
       inCoolingOff(s.cooling_off_expiry, now) && s.status !== 'incomplete' && s.current_payment_id;
     const endsNow = immediate || coolingOff || s.status === 'incomplete' || s.status === 'paused';
+    // What the period's payment took, not the tier's price now (an upgrade raises that for the next period;
+    // a trial's payment was a card check of 0).
     const refund = coolingOff
       ? coolingOffRefund({
-          amountCents: s.amount_cents,
+          amountCents: await this.orders.keptOf(coolingOff),
           creditsPerPeriod: s.entry_credits_per_period,
           creditsUsed: s.credits_used_this_period,
         })
