@@ -300,6 +300,21 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       expect(o.fulfilment_order_id).toBe(w.fulfilment.byReference(o.id as string)!.id);
     });
 
+    it('refuses (422 AMOUNT_TOO_LARGE) an order adding up to more than one payment may be, writing nothing', async () => {
+      const dear = await productOn(w, { amount_cents: 100_000_000, sku: 'GOLD-TEE' });
+      const buyer = await makeUser(w.t, w.site);
+      const res = await api(w.t.app)
+        .as(buyer.token)
+        .post('/merch/orders', { items: [{ merch_product_id: dear.id, copies: 22 }], ...ADDRESS })
+        .expect(422);
+      expect(res.body.code).toBe('AMOUNT_TOO_LARGE');
+      const [orders] = await w.t.db.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM merch_orders WHERE user_id = $1`,
+        [buyer.user.id],
+      );
+      expect(orders.n).toBe(0);
+    });
+
     it('refuses products of another site or withdrawn, and prices nothing the client says', async () => {
       const buyer = await makeUser(w.t, w.site);
       const other = await makeSite(w.t);

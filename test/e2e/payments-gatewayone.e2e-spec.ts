@@ -80,6 +80,21 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     ).toHaveLength(0);
   });
 
+  it('refuses an order adding up to more than one payment may be (422 AMOUNT_TOO_LARGE), writing nothing', async () => {
+    const raffle = await raffleOn(w, { price_display: 1_000_000 });
+    const buyer = await makeUser(w.t, w.site);
+    const res = await api(w.t.app)
+      .as(buyer.token)
+      .post('/gatewayone/create-order', { item_id: raffle.item_id, site_id: w.site, quantity: 22 })
+      .expect(422);
+    expect(res.body).toMatchObject({ success: false, error_code: 'AMOUNT_TOO_LARGE' });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE raffle_id = $1`, [raffle.id]),
+    ).toHaveLength(0);
+    const limits = await api(w.t.app).as(buyer.token).get('/users/me/limits').expect(200);
+    expect(limits.body.spent_this_month_cents).toBe(0);
+  });
+
   it('refuses a raffle that has not started as 409 RAFFLE_NOT_STARTED, naming its start date', async () => {
     const start = new Date(Date.now() + 2 * 24 * 3600 * 1000);
     const raffle = await raffleOn(w, {

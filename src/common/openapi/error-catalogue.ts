@@ -13,6 +13,10 @@ export interface ErrorDoc {
  * example body per code. A unit test holds every code here to a place in the code that raises it.
  */
 export const ERROR_CATALOGUE = {
+  AMOUNT_TOO_LARGE: {
+    status: 422,
+    detail: 'An order may come to at most 100000000 (minor units); this one comes to 220000000.',
+  },
   VALIDATION_FAILED: {
     status: 400,
     detail: 'The request is not valid.',

@@ -46,6 +46,7 @@ export class MerchOrdersController {
     400,
     'PRODUCT_NOT_AVAILABLE',
     'MIXED_CURRENCIES',
+    'AMOUNT_TOO_LARGE',
     'SELF_PAUSED',
     'SPEND_LIMIT_REACHED',
     'GATEWAY_UNAVAILABLE',

@@ -16,7 +16,7 @@ import { type ItemSale, PaymentHooks } from './hooks/payment-hooks.js';
 import { type OpenedCheckout, PaymentGateways } from './payment-gateways.js';
 import { PurposeOrdersService } from './purpose-orders.service.js';
 import { PaymentsRepository } from './payments.repository.js';
-import { MAX_PAYMENT_CENTS } from './payments.rules.js';
+import { MAX_PAYMENT_CENTS, orderTooLarge } from './payments.rules.js';
 
 export interface OrderRequest {
   gateway: Gateway;
@@ -85,6 +85,8 @@ export class OrdersService {
     const priced: Priced = req.itemId
       ? await this.priceItem(siteId, req.itemId, req)
       : this.priceGeneric(req);
+    const tooLarge = orderTooLarge(priced.amountCents);
+    if (tooLarge) throw AppException.unprocessable('AMOUNT_TOO_LARGE', tooLarge);
     const buyer = await this.buyers.resolve(caller, { ...req.buyer, siteId }, meta);
     const now = new Date();
     const payment = await this.tx.run(async (manager) => {

@@ -39,7 +39,7 @@ export class PaymentsController {
     },
   })
   @ApiOkResponse({ type: PaymentTransactionDto })
-  @ApiErrors(400, 'SPEND_LIMIT_REACHED', 'SELF_PAUSED', 'GATEWAY_UNAVAILABLE')
+  @ApiErrors(400, 'AMOUNT_TOO_LARGE', 'SPEND_LIMIT_REACHED', 'SELF_PAUSED', 'GATEWAY_UNAVAILABLE')
   createPayment(
     @CurrentUser() user: AuthUser,
     @Body() body: CreatePaymentDto,

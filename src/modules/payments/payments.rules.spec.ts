@@ -1,6 +1,8 @@
 import {
   heldRefundMade,
+  MAX_PAYMENT_CENTS,
   nextStatus,
+  orderTooLarge,
   recountsSpend,
   releasesSpend,
   reportNamesPayment,
@@ -36,5 +38,12 @@ describe('payment status rules', () => {
     expect(heldRefundMade(held, 500)).toBe(200); // two held, one made
     expect(heldRefundMade(held, 900)).toBeNull(); // more than was in flight: refunded elsewhere
     expect(heldRefundMade(held, 200)).toBeNull(); // less than we recorded
+  });
+
+  it('refuses an order above what one payment may be, naming both amounts', () => {
+    expect(orderTooLarge(MAX_PAYMENT_CENTS)).toBeNull();
+    expect(orderTooLarge(MAX_PAYMENT_CENTS + 1)).toBe(
+      `An order may come to at most ${MAX_PAYMENT_CENTS} (minor units); this one comes to ${MAX_PAYMENT_CENTS + 1}.`,
+    );
   });
 });

@@ -76,6 +76,17 @@ export function statusAfterRefund(amount: number, refunded: number): PaymentStat
 /** The largest payment taken, in minor units (endpoint 6's `amount_cents` limit; the column is int4). */
 export const MAX_PAYMENT_CENTS = 100_000_000;
 
+/**
+ * The refusal of an order priced above `MAX_PAYMENT_CENTS` (raffle tickets or merch lines adding up), or
+ * null when it fits: refused as 422 `AMOUNT_TOO_LARGE` instead of failing in the database (the payment row
+ * and the month's spend counter are PostgreSQL `integer`).
+ */
+export function orderTooLarge(amountCents: number): string | null {
+  return amountCents > MAX_PAYMENT_CENTS
+    ? `An order may come to at most ${MAX_PAYMENT_CENTS} (minor units); this one comes to ${amountCents}.`
+    : null;
+}
+
 /** Payment methods of endpoint 6 and the gateway that takes each (DESIGN §10). */
 export const PAYMENT_METHOD_GATEWAY = {
   card: 'gatewayone',

@@ -10,6 +10,7 @@ import type { PaymentPurpose, PaymentTransaction } from './entities/payment-tran
 import { type OpenedCheckout, PaymentGateways } from './payment-gateways.js';
 import { PaymentOutcomeService } from './payment-outcome.service.js';
 import { PaymentsRepository } from './payments.repository.js';
+import { orderTooLarge } from './payments.rules.js';
 
 /** A payment another feature prices itself (a membership's period, a merch order), at gatewayone. */
 export interface PurposeOrder {
@@ -80,6 +81,8 @@ export class PurposeOrdersService {
 
   /** In the ambient transaction: the pending payment, its spend counted. */
   async createPending(order: PurposeOrder, meta: RequestMeta): Promise<PaymentTransaction> {
+    const tooLarge = orderTooLarge(order.amountCents);
+    if (tooLarge) throw AppException.unprocessable('AMOUNT_TOO_LARGE', tooLarge);
     const manager = this.tx.manager;
     const reservation = await this.limits.reserveSpend(manager, {
       userId: order.userId,
