@@ -4,7 +4,7 @@ import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { PointsService } from '#app/modules/rewards/points.service.js';
 import { api } from '../support/api';
 import { createTestApp, type TestApp } from '../support/app';
-import { makeSite, makeUser, type MadeUser } from '../support/factories';
+import { DEFAULT_PASSWORD, makeSite, makeUser, type MadeUser } from '../support/factories';
 
 const POINT_FIELDS = [
   'id',
@@ -374,6 +374,48 @@ describe('points ledger and balances', () => {
         [res.body.id],
       );
       expect(entry.ip_address).not.toBeNull();
+    });
+
+    it('keeps the admin’s ip address and user agent out of the member’s own record, and in the audit', async () => {
+      const member = await makeUser(t, site);
+      const staffIp = '198.51.100.23';
+      const staffAgent = 'AdminConsole/9.1 (staff laptop 42)';
+      await api(t.app)
+        .as(admin.token)
+        .from(staffIp)
+        .post('/admin/rewards/adjust', { user_id: member.user.id, amount: 75, reason: 'Goodwill' })
+        .set('User-Agent', staffAgent)
+        .expect(201);
+      const me = await api(t.app).as(member.token).get('/users/me').expect(200);
+      const entry = (me.body.points as Array<Record<string, unknown>>).find(
+        (p) => p.transaction_type === 'adjustment',
+      );
+      expect(entry).toMatchObject({ amount: 75, ip_address: null, user_agent: null });
+      const log = (me.body.activity_logs as Array<Record<string, unknown>>).find(
+        (l) => l.activity_type === 'points_adjustment',
+      );
+      expect(log).toMatchObject({ ip_address: null, user_agent: null, session_id: null });
+      expect(JSON.stringify(me.body)).not.toContain(staffIp);
+      expect(JSON.stringify(me.body)).not.toContain('staff laptop');
+      // The audit keeps who did it, and from where.
+      const [audit] = await t.db.query(
+        `SELECT ip_address, user_agent, actor_id FROM activity_logs WHERE user_id = $1 AND activity_type = 'points_adjustment'`,
+        [member.user.id],
+      );
+      expect(audit).toEqual({ ip_address: staffIp, user_agent: staffAgent, actor_id: admin.user.id });
+    });
+
+    it('still shows members the ip address of their own requests', async () => {
+      const member = await makeUser(t, site);
+      await api(t.app)
+        .from('203.0.113.9')
+        .post('/auth/login', { email: member.email, password: DEFAULT_PASSWORD, site_id: site })
+        .expect(200);
+      const me = await api(t.app).as(member.token).get('/users/me').expect(200);
+      const login = (me.body.activity_logs as Array<Record<string, unknown>>).find((l) =>
+        String(l.activity_type).includes('login'),
+      );
+      expect(login).toMatchObject({ ip_address: '203.0.113.9' });
     });
 
     it('removes points but never below zero (422 INSUFFICIENT_POINTS), changing nothing', async () => {

@@ -7,9 +7,17 @@ export interface RequestMeta {
   userAgent: string | null;
   requestId: string | null;
   sessionId: string | null;
+  /** The signed-in user making the request, when there is one (it may act on another user's records). */
+  actorId: string | null;
 }
 
-export const NO_REQUEST: RequestMeta = { ip: null, userAgent: null, requestId: null, sessionId: null };
+export const NO_REQUEST: RequestMeta = {
+  ip: null,
+  userAgent: null,
+  requestId: null,
+  sessionId: null,
+  actorId: null,
+};
 
 export function requestMetaOf(req: AppRequest): RequestMeta {
   const ua = req.headers['user-agent'];
@@ -18,6 +26,7 @@ export function requestMetaOf(req: AppRequest): RequestMeta {
     userAgent: typeof ua === 'string' ? ua.slice(0, 500) : null,
     requestId: req.id,
     sessionId: req.user?.jti ?? null,
+    actorId: req.user?.id ?? null,
   };
 }
 

@@ -17,7 +17,16 @@ export function toPointTransactionDto(p: PointTransaction): PointTransactionDto 
   };
 }
 
-/** Nested form (in the User record and a payment): adds `ip_address` and `user_agent`. */
+/**
+ * Nested form (in the User record and a payment): adds `ip_address` and `user_agent` — of the user's own
+ * request only. An entry staff made (an adjustment: `created_by` another user) keeps theirs out of the
+ * member's view; the activity log keeps who did it.
+ */
 export function toPointTransactionRecordDto(p: PointTransaction): PointTransactionRecordDto {
-  return { ...toPointTransactionDto(p), ip_address: p.ip_address, user_agent: p.user_agent };
+  const other = p.created_by !== null && p.created_by !== p.user_id;
+  return {
+    ...toPointTransactionDto(p),
+    ip_address: other ? null : p.ip_address,
+    user_agent: other ? null : p.user_agent,
+  };
 }

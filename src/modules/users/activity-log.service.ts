@@ -19,8 +19,8 @@ export interface ActivityEntry {
 
 const INSERT_ACTIVITY = keepPlan(`
   INSERT INTO activity_logs (user_id, site_id, activity_type, description, severity, ip_address, user_agent,
-                             request_id, session_id, resource_type, resource_id, metadata)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`);
+                             request_id, session_id, resource_type, resource_id, metadata, actor_id)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`);
 
 function activityValues(entry: ActivityEntry, meta: RequestMeta): unknown[] {
   return [
@@ -36,6 +36,7 @@ function activityValues(entry: ActivityEntry, meta: RequestMeta): unknown[] {
     entry.resourceType ?? null,
     entry.resourceId ?? null,
     JSON.stringify(entry.metadata ?? {}),
+    meta.actorId,
   ];
 }
 
@@ -65,7 +66,7 @@ export class ActivityLogService {
   /** `recordLater` for many entries, in one INSERT. */
   recordManyLater(entries: ActivityEntry[], meta: RequestMeta): void {
     if (!entries.length) return;
-    const columns = 12;
+    const columns = 13;
     const rows = entries.map(
       (_e, r) => `(${Array.from({ length: columns }, (_c, c) => `$${r * columns + c + 1}`).join(', ')})`,
     );

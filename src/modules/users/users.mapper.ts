@@ -38,7 +38,14 @@ export function toProfileDto(p: UserProfile): UserProfileDto {
   };
 }
 
+/**
+ * Whether an entry records someone else's request (staff acting on the user's records): the user's own view
+ * then leaves out that person's ip address, user agent and session.
+ */
+const madeByOther = (l: ActivityLog): boolean => l.actor_id !== null && l.actor_id !== l.user_id;
+
 export function toActivityLogDto(l: ActivityLog): ActivityLogDto {
+  const other = madeByOther(l);
   return {
     id: l.id,
     user_id: l.user_id,
@@ -46,10 +53,10 @@ export function toActivityLogDto(l: ActivityLog): ActivityLogDto {
     activity_type: l.activity_type,
     description: l.description,
     severity: l.severity,
-    ip_address: l.ip_address,
-    user_agent: l.user_agent,
+    ip_address: other ? null : l.ip_address,
+    user_agent: other ? null : l.user_agent,
     request_id: l.request_id,
-    session_id: l.session_id,
+    session_id: other ? null : l.session_id,
     resource_type: l.resource_type,
     resource_id: l.resource_id,
     created_at: l.created_at.toISOString(),

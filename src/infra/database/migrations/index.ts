@@ -16,6 +16,7 @@ import { Draws1795579744530 } from './1795579744530-Draws.js';
 import { RaffleEntriesNewestPerRaffle1795590393522 } from './1795590393522-RaffleEntriesNewestPerRaffle.js';
 import { PaymentClaimLostFunction1795600000000 } from './1795600000000-PaymentClaimLostFunction.js';
 import { HeldRefunds1795610000000 } from './1795610000000-HeldRefunds.js';
+import { ActivityActor1795620000000 } from './1795620000000-ActivityActor.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   RaffleEntriesNewestPerRaffle1795590393522,
   PaymentClaimLostFunction1795600000000,
   HeldRefunds1795610000000,
+  ActivityActor1795620000000,
 ];

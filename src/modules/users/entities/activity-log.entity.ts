@@ -16,6 +16,8 @@ export class ActivityLog extends BaseEntity {
   @Column({ type: 'varchar', length: 500, nullable: true }) user_agent!: string | null;
   @Column({ type: 'varchar', length: 128, nullable: true }) request_id!: string | null;
   @Column({ type: 'varchar', length: 128, nullable: true }) session_id!: string | null;
+  /** Who made the request, when signed in: staff acting on a user's records are not that user. */
+  @Column({ type: 'uuid', nullable: true }) actor_id!: string | null;
   @Column({ type: 'varchar', length: 60, nullable: true }) resource_type!: string | null;
   @Column({ type: 'varchar', length: 128, nullable: true }) resource_id!: string | null;
   @Column({ type: 'jsonb', default: () => "'{}'" }) metadata!: Record<string, unknown>;
