@@ -159,6 +159,26 @@ describe('rewards economy (issue 12)', () => {
       expect(await usesOf(id)).toBe(1);
     });
 
+    it('holds earlier claimers to once per user when the code stops allowing several claims', async () => {
+      const id = await makeCode({ points_required: 10, allow_multiple_claims: true });
+      const user = await makeUser(w.t, w.site);
+      await give(user, 100);
+      await claim(user, id).expect(201);
+      await claim(user, id).expect(201); // several allowed, for now
+      await api(w.t.app)
+        .as(w.admin.token)
+        .put(`/discount-codes/${id}`, { allow_multiple_claims: false })
+        .expect(200);
+      const again = await claim(user, id).expect(409);
+      expect(again.body.code).toBe('ALREADY_CLAIMED');
+      expect(await pointsOf(w.t, user.user.id)).toBe(80);
+      // Someone who never claimed it still may, once.
+      const newcomer = await makeUser(w.t, w.site);
+      await give(newcomer, 100);
+      await claim(newcomer, id).expect(201);
+      await claim(newcomer, id).expect(409);
+    });
+
     it('gives no code where none is required, and refuses a code outside its window', async () => {
       const user = await makeUser(w.t, w.site);
       const free = await makeCode({ points_required: 0, code_required: false });

@@ -9,9 +9,15 @@ export class ClaimRefused extends Error {
   }
 }
 
+/**
+ * Once per user (`once_per_user` set): the unique index refuses a second such claim, and the `NOT EXISTS`
+ * one made while the code still allowed several (those carry no `once_per_user`).
+ */
 const INSERT_CLAIM = `
   INSERT INTO discount_claims (site_id, discount_code_id, user_id, once_per_user, code, points_spent)
-  VALUES ($1, $2, $3, $4, $5, $6)
+  SELECT $1::varchar, $2::uuid, $3::uuid, $4::uuid, $5::varchar, $6::integer
+   WHERE $4::uuid IS NULL
+      OR NOT EXISTS (SELECT 1 FROM discount_claims c WHERE c.user_id = $3::uuid AND c.discount_code_id = $2::uuid)
   ON CONFLICT (discount_code_id, once_per_user) WHERE once_per_user IS NOT NULL DO NOTHING
   RETURNING id`;
 
