@@ -300,6 +300,20 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       expect(o.fulfilment_order_id).toBe(w.fulfilment.byReference(o.id as string)!.id);
     });
 
+    it('states a line’s cost in its currency’s own digits, as the gateway is asked for it', async () => {
+      const yen = await productOn(w, { currency: 'JPY', amount_cents: 1500, sku: 'JP-TEE' }); // ¥1,500
+      const buyer = await makeUser(w.t, w.site);
+      const res = await api(w.t.app)
+        .as(buyer.token)
+        .post('/merch/orders', { items: [{ merch_product_id: yen.id, copies: 2 }], ...ADDRESS })
+        .expect(201);
+      expect(w.fakes.gatewayOne.payments.get(res.body.checkout_id as string)?.amount).toBe('3000');
+      expect(res.body.merch_order.items[0]).toMatchObject({
+        recipient_cost_currency: 'JPY',
+        recipient_cost_amount: 3000,
+      });
+    });
+
     it('refuses (422 AMOUNT_TOO_LARGE) an order adding up to more than one payment may be, writing nothing', async () => {
       const dear = await productOn(w, { amount_cents: 100_000_000, sku: 'GOLD-TEE' });
       const buyer = await makeUser(w.t, w.site);

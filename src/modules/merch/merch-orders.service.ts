@@ -121,7 +121,7 @@ export class MerchOrdersService {
         sku: line.product.sku,
         sizing: line.product.sizing,
         copies: line.copies,
-        recipient_cost_amount: majorUnits(line.cents),
+        recipient_cost_amount: majorUnits(line.cents, line.product.currency),
         recipient_cost_currency: line.product.currency,
         assets: line.product.assets,
         attributes: line.product.attributes,

@@ -54,10 +54,12 @@ describe('merch rules', () => {
     ).toEqual({ ok: false, code: 'MIXED_CURRENCIES' });
   });
 
-  it('writes cents as major units', () => {
-    expect(majorUnits(1250)).toBe('12.50');
-    expect(majorUnits(5)).toBe('0.05');
-    expect(majorUnits(0)).toBe('0.00');
+  it('writes minor units as major units in the currency’s own digits', () => {
+    expect(majorUnits(1250, 'GBP')).toBe('12.50');
+    expect(majorUnits(5, 'GBP')).toBe('0.05');
+    expect(majorUnits(0, 'GBP')).toBe('0.00');
+    expect(majorUnits(3000, 'JPY')).toBe('3000');
+    expect(majorUnits(1234, 'KWD')).toBe('1.234');
   });
 
   it('maps the provider’s stages to ours', () => {

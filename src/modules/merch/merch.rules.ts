@@ -1,3 +1,4 @@
+import { minorToMajorString } from '#app/common/money.js';
 import type { StatusStage } from './entities/merch-order.entity.js';
 
 export interface PricedProduct {
@@ -44,11 +45,12 @@ export function priceOrder<P extends PricedProduct>(
   };
 }
 
-/** Cents as the major-unit decimal the spec's `recipient_cost_amount` holds ("12.50"). */
-export function majorUnits(cents: number): string {
-  const sign = cents < 0 ? '-' : '';
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+/**
+ * Minor units as the major-unit decimal the spec's `recipient_cost_amount` holds, in the currency's own
+ * digits, as the gateway is asked for them: 1250 GBP → "12.50", 3000 JPY → "3000", 1234 KWD → "1.234".
+ */
+export function majorUnits(minor: number, currency: string): string {
+  return minorToMajorString(minor, currency);
 }
 
 /** The provider's stage in ours (DESIGN §7); null for one we do not follow. */

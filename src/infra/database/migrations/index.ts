@@ -17,6 +17,7 @@ import { RaffleEntriesNewestPerRaffle1795590393522 } from './1795590393522-Raffl
 import { PaymentClaimLostFunction1795600000000 } from './1795600000000-PaymentClaimLostFunction.js';
 import { HeldRefunds1795610000000 } from './1795610000000-HeldRefunds.js';
 import { ActivityActor1795620000000 } from './1795620000000-ActivityActor.js';
+import { MerchLineCostDigits1795630000000 } from './1795630000000-MerchLineCostDigits.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   PaymentClaimLostFunction1795600000000,
   HeldRefunds1795610000000,
   ActivityActor1795620000000,
+  MerchLineCostDigits1795630000000,
 ];

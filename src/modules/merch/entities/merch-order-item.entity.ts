@@ -26,8 +26,8 @@ export class MerchOrderItem extends TimestampedEntity {
   @Column({ type: 'integer' })
   copies!: number;
 
-  /** What the line costs the buyer, in major units (unit price × copies). */
-  @Column({ type: 'numeric', precision: 12, scale: 2 })
+  /** What the line costs the buyer, in major units (unit price × copies), in the currency's own digits (0–3). */
+  @Column({ type: 'numeric', precision: 15, scale: 3 })
   recipient_cost_amount!: string;
 
   @Column({ type: 'char', length: 3 })
