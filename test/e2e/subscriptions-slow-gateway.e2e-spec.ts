@@ -29,19 +29,22 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
   /** Lets the next renewal run look again at charges whose answer was lost (they look lost after a minute). */
   const ageClaim = (id: string) =>
     w.t.db.query(`UPDATE subscriptions SET updated_at = now() - interval '2 minutes' WHERE id = $1`, [id]);
-
-  it('makes a membership past due, once, when a renewal’s decline is announced by webhook before a run settles it', async () => {
-    const { member, id } = await activeMember(w, tier.id);
-    const registration = await registrationOf(w, id);
-    w.fakes.gatewayOne.declinedRegistrations.add(registration);
+  /** The renewal run charges the card; the gateway acts (takes or declines) and answers after the client gave up. */
+  const renewalInFlight = async (id: string): Promise<void> => {
     await makeDue(w, id);
-    // The charge is made (and declined) but its answer comes after the client gave up.
     w.fakes.gatewayOne.setLatency(1_000);
     try {
       await runJob(w, 'renewals');
     } finally {
       w.fakes.gatewayOne.setLatency(0);
     }
+  };
+
+  it('makes a membership past due, once, when a renewal’s decline is announced by webhook before a run settles it', async () => {
+    const { member, id } = await activeMember(w, tier.id);
+    const registration = await registrationOf(w, id);
+    w.fakes.gatewayOne.declinedRegistrations.add(registration);
+    await renewalInFlight(id); // declined
     const charge = w.fakes.gatewayOne.registrationCharges().find((c) => c.registrationId === registration);
     // The gateway's notification of the decline arrives first and is processed.
     expect(await w.fakes.gatewayOne.deliverWebhook(charge!.id)).toBe(200);
@@ -128,16 +131,6 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
   });
 
   describe('a renewal charge still in flight when the member changes course', () => {
-    /** The renewal run charges the card; the gateway takes the money and answers after the client gave up. */
-    const renewalInFlight = async (id: string): Promise<void> => {
-      await makeDue(w, id);
-      w.fakes.gatewayOne.setLatency(1_000);
-      try {
-        await runJob(w, 'renewals');
-      } finally {
-        w.fakes.gatewayOne.setLatency(0);
-      }
-    };
     /** A later run looks the lost charge up (paid) and settles it. */
     const laterRun = async (id: string): Promise<void> => {
       await ageClaim(id);
