@@ -1,3 +1,4 @@
+import { minorToMajorString } from '#app/common/money.js';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
@@ -10,7 +11,7 @@ import type { CreatedMerchOrderDto, CreateMerchOrderDto } from './dto/merch.dto.
 import { toOrderDto } from './merch.mapper.js';
 import { MerchRepository } from './merch.repository.js';
 import type { MerchProduct } from './entities/merch-product.entity.js';
-import { majorUnits, type Priced, priceOrder } from './merch.rules.js';
+import { type Priced, priceOrder } from './merch.rules.js';
 
 /**
  * `POST /merch/orders`: the server prices the order from the site's products (DESIGN §10), writes it
@@ -121,7 +122,8 @@ export class MerchOrdersService {
         sku: line.product.sku,
         sizing: line.product.sizing,
         copies: line.copies,
-        recipient_cost_amount: majorUnits(line.cents, line.product.currency),
+        // In the currency's own digits, as the gateway is asked for the payment.
+        recipient_cost_amount: minorToMajorString(line.cents, line.product.currency),
         recipient_cost_currency: line.product.currency,
         assets: line.product.assets,
         attributes: line.product.attributes,

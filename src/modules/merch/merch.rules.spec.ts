@@ -1,7 +1,6 @@
 import {
   assetList,
   byProviderId,
-  majorUnits,
   missingShipping,
   nextStage,
   priceOrder,
@@ -52,14 +51,6 @@ describe('merch rules', () => {
         { merch_product_id: 'usd', copies: 1 },
       ]),
     ).toEqual({ ok: false, code: 'MIXED_CURRENCIES' });
-  });
-
-  it('writes minor units as major units in the currency’s own digits', () => {
-    expect(majorUnits(1250, 'GBP')).toBe('12.50');
-    expect(majorUnits(5, 'GBP')).toBe('0.05');
-    expect(majorUnits(0, 'GBP')).toBe('0.00');
-    expect(majorUnits(3000, 'JPY')).toBe('3000');
-    expect(majorUnits(1234, 'KWD')).toBe('1.234');
   });
 
   it('maps the provider’s stages to ours', () => {

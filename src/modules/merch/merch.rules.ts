@@ -1,4 +1,3 @@
-import { minorToMajorString } from '#app/common/money.js';
 import type { StatusStage } from './entities/merch-order.entity.js';
 
 export interface PricedProduct {
@@ -43,14 +42,6 @@ export function priceOrder<P extends PricedProduct>(
     amountCents: lines.reduce((sum, l) => sum + l.cents, 0),
     currency: lines[0].product.currency,
   };
-}
-
-/**
- * Minor units as the major-unit decimal the spec's `recipient_cost_amount` holds, in the currency's own
- * digits, as the gateway is asked for them: 1250 GBP → "12.50", 3000 JPY → "3000", 1234 KWD → "1.234".
- */
-export function majorUnits(minor: number, currency: string): string {
-  return minorToMajorString(minor, currency);
 }
 
 /** The provider's stage in ours (DESIGN §7); null for one we do not follow. */

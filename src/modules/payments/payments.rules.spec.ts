@@ -6,6 +6,7 @@ import {
   recountsSpend,
   releasesSpend,
   reportNamesPayment,
+  unrefunded,
 } from './payments.rules.js';
 
 describe('payment status rules', () => {
@@ -45,5 +46,10 @@ describe('payment status rules', () => {
     expect(orderTooLarge(MAX_PAYMENT_CENTS + 1)).toBe(
       `An order may come to at most ${MAX_PAYMENT_CENTS} (minor units); this one comes to ${MAX_PAYMENT_CENTS + 1}.`,
     );
+  });
+
+  it('leaves to refund the amount less what went back and what is reserved, never below 0', () => {
+    expect(unrefunded({ amount_cents: 1000, refunded_cents: 300, refund_pending_cents: 200 })).toBe(500);
+    expect(unrefunded({ amount_cents: 1000, refunded_cents: 1000, refund_pending_cents: 0 })).toBe(0);
   });
 });

@@ -54,6 +54,15 @@ export function heldRefundMade(
   return made >= 0 && made <= payment.refund_pending_cents ? made : null;
 }
 
+/** What may still be refunded of a payment: its amount less what went back and what is reserved for a refund. */
+export function unrefunded(p: {
+  amount_cents: number;
+  refunded_cents: number;
+  refund_pending_cents: number;
+}): number {
+  return Math.max(0, p.amount_cents - p.refunded_cents - p.refund_pending_cents);
+}
+
 /** A failed or cancelled payment gives back what it had counted against the buyer's spend limit. */
 export function releasesSpend(before: PaymentStatus, after: PaymentStatus): boolean {
   const open = before === 'pending' || before === 'review';

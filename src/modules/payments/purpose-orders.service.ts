@@ -10,7 +10,7 @@ import type { PaymentPurpose, PaymentTransaction } from './entities/payment-tran
 import { type OpenedCheckout, PaymentGateways } from './payment-gateways.js';
 import { PaymentOutcomeService } from './payment-outcome.service.js';
 import { PaymentsRepository } from './payments.repository.js';
-import { orderTooLarge } from './payments.rules.js';
+import { orderTooLarge, unrefunded } from './payments.rules.js';
 
 /** A payment another feature prices itself (a membership's period, a merch order), at gatewayone. */
 export interface PurposeOrder {
@@ -76,7 +76,7 @@ export class PurposeOrdersService {
   async keptOf(paymentId: string): Promise<number> {
     const p = await this.payments.findById(paymentId);
     if (!p || (p.status !== 'succeeded' && p.status !== 'partially_refunded')) return 0;
-    return Math.max(0, p.amount_cents - p.refunded_cents - p.refund_pending_cents);
+    return unrefunded(p);
   }
 
   /** In the ambient transaction: the pending payment, its spend counted. */

@@ -12,7 +12,7 @@ import { PaymentGateways } from './payment-gateways.js';
 import { PaymentHooks } from './hooks/payment-hooks.js';
 import { headOf } from './payment-head.js';
 import { PaymentsRepository } from './payments.repository.js';
-import { heldRefundMade } from './payments.rules.js';
+import { heldRefundMade, unrefunded } from './payments.rules.js';
 import { RefundAmountsRepository } from './refund-amounts.repository.js';
 
 export type RefundResult =
@@ -252,7 +252,7 @@ export class RefundsService {
     adminId: string,
     meta: RequestMeta,
   ): Promise<PaymentTransaction> {
-    const remaining = payment.amount_cents - payment.refunded_cents - payment.refund_pending_cents;
+    const remaining = unrefunded(payment);
     const amount = amountCents ?? remaining;
     if (payment.status !== 'succeeded' && payment.status !== 'partially_refunded')
       throw AppException.conflict('NOT_REFUNDABLE', `A ${payment.status} payment cannot be refunded.`);
@@ -262,7 +262,7 @@ export class RefundsService {
     // Another refund took what was left between our read and our reservation: the same answers as above.
     if (!result.done && result.unrefundable) {
       const now = await this.payments.findById(payment.id);
-      const left = now ? now.amount_cents - now.refunded_cents - now.refund_pending_cents : 0;
+      const left = now ? unrefunded(now) : 0;
       if (now && now.status !== 'succeeded' && now.status !== 'partially_refunded')
         throw AppException.conflict('NOT_REFUNDABLE', `A ${now.status} payment cannot be refunded.`);
       throw AppException.unprocessable('REFUND_TOO_LARGE', `At most ${left} can still be refunded.`);

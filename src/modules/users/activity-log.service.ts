@@ -66,13 +66,14 @@ export class ActivityLogService {
   /** `recordLater` for many entries, in one INSERT. */
   recordManyLater(entries: ActivityEntry[], meta: RequestMeta): void {
     if (!entries.length) return;
-    const columns = 13;
-    const rows = entries.map(
-      (_e, r) => `(${Array.from({ length: columns }, (_c, c) => `$${r * columns + c + 1}`).join(', ')})`,
+    const values = entries.map((e) => activityValues(e, meta));
+    const columns = values[0].length;
+    const rows = values.map(
+      (_v, r) => `(${Array.from({ length: columns }, (_c, c) => `$${r * columns + c + 1}`).join(', ')})`,
     );
     this.tx.defer(
       `${INSERT_ACTIVITY.slice(0, INSERT_ACTIVITY.indexOf('VALUES'))}VALUES ${rows.join(', ')}`,
-      entries.flatMap((e) => activityValues(e, meta)),
+      values.flat(),
     );
   }
 
