@@ -2,6 +2,7 @@ import {
   currencyExponent,
   majorToMinor,
   MoneyError,
+  minorToMajor,
   minorToMajorString,
   normalizeCurrency,
 } from './money.js';
@@ -21,6 +22,21 @@ describe('money is converted between minor units and major-unit text exactly', (
     [12345, 'CLF', '1.2345'],
   ])('writes %d %s as "%s"', (minor, currency, text) => {
     expect(minorToMajorString(minor, currency)).toBe(text);
+  });
+
+  it.each([
+    [1210, 'GBP', 12.1],
+    [7, 'GBP', 0.07],
+    [500, 'JPY', 500],
+    [1005, 'KWD', 1.005],
+  ])('shows %d %s as the number %d', (minor, currency, major) => {
+    expect(minorToMajor(minor, currency)).toBe(major);
+  });
+
+  it('round-trips every amount through the number the API shows, in each kind of currency', () => {
+    for (const currency of ['GBP', 'JPY', 'KWD'])
+      for (let minor = 0; minor <= 20_000; minor++)
+        expect(majorToMinor(minorToMajor(minor, currency), currency)).toBe(minor);
   });
 
   it.each([

@@ -1,7 +1,9 @@
 /**
- * Money is integer minor units (cents) inside the service; major units ("12.10") only at the edges
- * (DESIGN §6). Conversions go through decimal text, never through floating-point arithmetic, so
- * "12.10" is 1210 and not 1209.9999999999998.
+ * Money is integer minor units inside the service; major units ("12.10") only at the edges (DESIGN §6).
+ * A minor unit is the currency's own (ISO 4217): a hundredth of a pound, a whole yen, a thousandth of a
+ * dinar, the same unit the gateways charge in, so every conversion goes through the currency. Conversions
+ * go through decimal text, never through floating-point arithmetic, so "12.10" is 1210 and not
+ * 1209.9999999999998.
  */
 
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
@@ -38,27 +40,6 @@ export function hasAtMostDecimals(value: number | string, places: number): boole
   } catch {
     return false;
   }
-}
-
-/** Major units to cents, exactly: 12.1 → 1210, "0.07" → 7; RangeError for 12.345 or past 2^53. */
-export function toMinorUnits(major: number | string): number {
-  const cents = scaleDecimal(major, 2);
-  if (cents > BigInt(Number.MAX_SAFE_INTEGER) || cents < -BigInt(Number.MAX_SAFE_INTEGER))
-    throw new RangeError(`${String(major)} is too large an amount`);
-  return Number(cents);
-}
-
-/** Cents to the major-units number of the same value (1210 → 12.1), parsed from exact decimal text. */
-export function toMajorUnits(minor: number): number {
-  return Number(formatMajor(minor));
-}
-
-/** Cents as major-units text with two decimals (1210 → "12.10", -5 → "-0.05"), as gateways want it. */
-export function formatMajor(minor: number): string {
-  if (!Number.isSafeInteger(minor)) throw new RangeError(`${minor} is not a whole number of cents`);
-  const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(minor);
-  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
 /** numerator / denominator rounded half away from zero (half-up for amounts) to a whole number. */
@@ -138,6 +119,16 @@ export function minorToMajorString(minor: number, currency: string): string {
   if (exponent === 0) return String(minor);
   const digits = String(minor).padStart(exponent + 1, '0');
   return `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+}
+
+/** 1210 GBP → 12.1, 500 JPY → 500: the major-units number the API shows, parsed from the exact text. */
+export function minorToMajor(minor: number, currency: string): number {
+  return Number(minorToMajorString(minor, currency));
+}
+
+/** Money as e-mails and descriptions show it: 999 GBP → "9.99 GBP", 500 JPY → "500 JPY". */
+export function formatMoney(minor: number, currency: string): string {
+  return `${minorToMajorString(minor, currency)} ${normalizeCurrency(currency)}`;
 }
 
 const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;

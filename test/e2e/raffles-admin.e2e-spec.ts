@@ -192,6 +192,8 @@ describe('raffles: administration (draft, update, publish, close, list)', () => 
       ['no price', { price_display: undefined }, 'price_display'],
       ['a negative price', { price_display: -0.01 }, 'price_display'],
       ['a price with three decimals', { price_display: 2.555 }, 'price_display'],
+      ['a yen price with decimals', { currency: 'JPY', price_display: 500.5 }, 'price_display'],
+      ['a dinar price with four decimals', { currency: 'KWD', price_display: 1.2345 }, 'price_display'],
       ['a price as text', { price_display: '2.50' }, 'price_display'],
       ['no currency', { currency: undefined }, 'currency'],
       ['a lower-case currency', { currency: 'gbp' }, 'currency'],
@@ -351,6 +353,53 @@ describe('raffles: administration (draft, update, publish, close, list)', () => 
         .put(`/admin/raffles/${draft.id}`, { price_display: 1 })
         .expect(200);
       expect(res.body.upsells).toEqual([{ quantity: 10, qty: 10, percentage: 20, discount: 2 }]);
+    });
+
+    it('keeps a price in its currency’s own minor unit, with as many decimals as the currency has', async () => {
+      const dinars = await makeDraft(t, admin.token, { currency: 'KWD', price_display: 1.234 });
+      const yen = await makeDraft(t, admin.token, { currency: 'JPY', price_display: 500 });
+      expect([dinars.price_display, yen.price_display]).toEqual([1.234, 500]);
+      const rows = await t.db.query(
+        `SELECT price_cents FROM raffles WHERE id IN ($1, $2) ORDER BY price_cents`,
+        [dinars.id, yen.id],
+      );
+      expect(rows).toEqual([{ price_cents: 500 }, { price_cents: 1234 }]);
+    });
+
+    it('keeps the price shown when only the currency changes, and refuses one the new currency cannot charge', async () => {
+      const whole = await makeDraft(t, admin.token, { currency: 'GBP', price_display: 3 });
+      const res = await api(t.app)
+        .as(admin.token)
+        .put(`/admin/raffles/${whole.id}`, { currency: 'JPY' })
+        .expect(200);
+      expect(res.body).toMatchObject({ currency: 'JPY', price_display: 3 });
+
+      const pence = await makeDraft(t, admin.token, { currency: 'GBP', price_display: 2.5 });
+      const refused = await api(t.app)
+        .as(admin.token)
+        .put(`/admin/raffles/${pence.id}`, { currency: 'JPY' })
+        .expect(400);
+      expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual(['price_display']);
+      // Judged against the stored currency when the update does not send one.
+      const fraction = await api(t.app)
+        .as(admin.token)
+        .put(`/admin/raffles/${whole.id}`, { price_display: 499.5 })
+        .expect(400);
+      expect(fraction.body.errors.map((e: { field: string }) => e.field)).toEqual(['price_display']);
+      const rows = await t.db.query(
+        `SELECT currency, price_cents FROM raffles WHERE id IN ($1, $2) ORDER BY currency`,
+        [pence.id, whole.id],
+      );
+      expect(rows).toEqual([
+        { currency: 'GBP', price_cents: 250 },
+        { currency: 'JPY', price_cents: 3 },
+      ]);
+
+      const both = await api(t.app)
+        .as(admin.token)
+        .put(`/admin/raffles/${pence.id}`, { currency: 'JPY', price_display: 400 })
+        .expect(200);
+      expect(both.body).toMatchObject({ currency: 'JPY', price_display: 400 });
     });
 
     it('merges mailer parameters: keys sent replace, null removes, others stay', async () => {

@@ -2275,7 +2275,7 @@ export interface components {
        */
       points_required?: number;
       /**
-       * @description Unit price in major units.
+       * @description Unit price in major units, with no more decimals than the currency has (2.50 GBP, 500 JPY).
        * @example 2.5
        */
       price_display: number;
@@ -4455,7 +4455,7 @@ export interface components {
        */
       points_required?: number;
       /**
-       * @description Unit price in major units.
+       * @description Unit price in major units, with no more decimals than the currency has (2.50 GBP, 500 JPY).
        * @example 2.5
        */
       price_display?: number;

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, ValidateBy } from 'class-validator';
-import { hasAtMostDecimals, isCurrencyCode } from '#app/common/money.js';
+import { currencyExponent, hasAtMostDecimals, isCurrencyCode } from '#app/common/money.js';
 import { presence, takesNull } from './fields.js';
 
 /** An ISO 4217 currency code, upper case ("GBP"); codes the runtime does not know are refused. */
@@ -42,6 +42,35 @@ export function MaxDecimals(places: number): PropertyDecorator {
     validator: {
       validate: (value: unknown) => typeof value !== 'number' || hasAtMostDecimals(value, places),
       defaultMessage: () => `$property must have at most ${places} decimals`,
+    },
+  });
+}
+
+/** The most decimals any currency has (ISO 4217's units of account, e.g. CLF). */
+const MOST_CURRENCY_DECIMALS = 4;
+
+/**
+ * An amount in major units with no more decimals than the currency in the sibling field `currencyField`
+ * has (2.50 GBP, 500 JPY, 1.250 KWD). Without a usable sibling (an update that keeps the currency) any
+ * currency's most is let through here, and the service judges it against the stored currency.
+ */
+export function CurrencyDecimals(currencyField: string): PropertyDecorator {
+  const placesFor = (object: object): { places: number; currency?: string } => {
+    const currency = (object as Record<string, unknown>)[currencyField];
+    return isCurrencyCode(currency)
+      ? { places: currencyExponent(currency), currency }
+      : { places: MOST_CURRENCY_DECIMALS };
+  };
+  return ValidateBy({
+    name: 'currencyDecimals',
+    constraints: [currencyField],
+    validator: {
+      validate: (value: unknown, args) =>
+        typeof value !== 'number' || hasAtMostDecimals(value, placesFor(args?.object ?? {}).places),
+      defaultMessage: (args) => {
+        const { places, currency } = placesFor(args?.object ?? {});
+        return `$property must have at most ${places} decimals${currency ? ` for ${currency}` : ''}`;
+      },
     },
   });
 }

@@ -12,7 +12,7 @@ import { toPaymentDto, toPaymentRecordDto } from './payments.mapper.js';
 import { PaymentsRepository } from './payments.repository.js';
 import { PAYMENT_METHOD_GATEWAY, type PaymentMethod } from './payments.rules.js';
 import { RefundsService } from './refunds.service.js';
-import { formatMajor } from '#app/common/money.js';
+import { formatMoney } from '#app/common/money.js';
 
 /** Endpoint 6, reading payments, admin refunds; and the payments nested in the User record. */
 @Injectable()
@@ -63,8 +63,7 @@ export class PaymentsService implements OnModuleInit {
         amountMajor: undefined,
         amountCents: body.amount_cents,
         currency: body.currency,
-        description:
-          body.description ?? `Payment of ${formatMajor(body.amount_cents)} ${body.currency.toUpperCase()}`,
+        description: body.description ?? `Payment of ${formatMoney(body.amount_cents, body.currency)}`,
         paymentMethod: method,
         metadata: body.metadata ?? {},
       },

@@ -228,10 +228,10 @@ describe('upsell savings', () => {
   });
 
   it('stores bundles with qty mirroring quantity and the saving in major units', () => {
-    expect(normalizeUpsells(250, [{ qty: 10, percentage: 20 }])).toEqual([
+    expect(normalizeUpsells(250, 'GBP', [{ qty: 10, percentage: 20 }])).toEqual([
       { quantity: 10, qty: 10, percentage: 20, discount: 5 },
     ]);
-    expect(normalizeUpsells(199, [{ quantity: 3, percentage: 15 }])).toEqual([
+    expect(normalizeUpsells(199, 'GBP', [{ quantity: 3, percentage: 15 }])).toEqual([
       { quantity: 3, qty: 3, percentage: 15, discount: 0.9 },
     ]);
   });

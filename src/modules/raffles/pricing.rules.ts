@@ -1,10 +1,10 @@
-import { roundHalfUp, scaleDecimal, toMajorUnits } from '#app/common/money.js';
+import { minorToMajor, roundHalfUp, scaleDecimal } from '#app/common/money.js';
 import type { DiscountTier, Upsell } from './entities/raffle.entity.js';
 
 /**
  * Server-side pricing of a raffle order (DESIGN §6), in exact integer arithmetic: percentages carry up
- * to four decimals, so every line is an exact multiple of 10^-6 cent, and the order total is rounded
- * half-up to the cent once, at the end.
+ * to four decimals, so every line is an exact multiple of 10^-6 of a minor unit, and the order total is
+ * rounded half-up to the minor unit (the currency's own: a penny, a yen) once, at the end.
  */
 export const PERCENT_DECIMALS = 4;
 const WHOLE = 10n ** BigInt(PERCENT_DECIMALS + 2); // 100 % with four decimals
@@ -159,7 +159,11 @@ export function upsellSavingCents(
 }
 
 /** Upsells as stored: `qty` mirrors `quantity`, `discount` is the saving in major units at the current price. */
-export function normalizeUpsells(unitCents: number, upsells: readonly ChosenUpsell[]): Upsell[] {
+export function normalizeUpsells(
+  unitCents: number,
+  currency: string,
+  upsells: readonly ChosenUpsell[],
+): Upsell[] {
   return upsells.map((u, i) => {
     const quantity = chosenSize(u, `upsells[${i}]`);
     const percentage = u.percentage ?? 0;
@@ -167,7 +171,7 @@ export function normalizeUpsells(unitCents: number, upsells: readonly ChosenUpse
       quantity,
       qty: quantity,
       percentage,
-      discount: toMajorUnits(upsellSavingCents(unitCents, { quantity, percentage })),
+      discount: minorToMajor(upsellSavingCents(unitCents, { quantity, percentage }), currency),
     };
   });
 }

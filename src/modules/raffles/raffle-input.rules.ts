@@ -1,7 +1,7 @@
-import { toMinorUnits } from '#app/common/money.js';
+import { majorToMinor, MoneyError, minorToMajor } from '#app/common/money.js';
 import type { CreateRaffleDto, UpdateRaffleDto } from './dto/raffle-input.dto.js';
 import type { DiscountTier, MailerEmailParams, Raffle } from './entities/raffle.entity.js';
-import { normalizeUpsells } from './pricing.rules.js';
+import { normalizeUpsells, PricingError } from './pricing.rules.js';
 import type { NewRaffle } from './raffles.repository.js';
 
 /** Text fields copied as sent (null clears them in an update). */
@@ -73,9 +73,44 @@ function instantWinsOf(
   return sent.map((w) => ({ prize: w.prize.trim(), count: w.count }));
 }
 
+/** `price_cents` is a PostgreSQL integer (1,000,000 in a currency of four decimals would not fit). */
+const MAX_PRICE_MINOR = 2_147_483_647;
+
+/**
+ * `price_display` in the currency's minor units (a ¥500 ticket is 500, a £2.50 one 250): the unit the
+ * gateways charge in. More decimals than the currency has (¥500.5) is a 400 on `price_display`.
+ */
+function priceIn(display: number, currency: string): number {
+  try {
+    const minor = majorToMinor(display, currency);
+    if (minor > MAX_PRICE_MINOR)
+      throw new MoneyError(`${currency} ${display} is more than a ticket can cost`);
+    return minor;
+  } catch (error) {
+    if (!(error instanceof MoneyError)) throw error;
+    throw new PricingError(
+      400,
+      'VALIDATION_FAILED',
+      'price_display',
+      `price_display ${display} cannot be charged in ${currency}: ${error.message}`,
+    );
+  }
+}
+
+/**
+ * The stored price after an update. A new currency keeps the price shown (2.50 GBP becomes 2.50 EUR),
+ * as when every currency was kept in hundredths, unless a new `price_display` comes with it.
+ */
+function updatedPrice(current: Raffle, body: UpdateRaffleDto): number | undefined {
+  const currency = body.currency ?? current.currency;
+  if (body.price_display != null) return priceIn(body.price_display, currency);
+  if (currency === current.currency) return undefined;
+  return priceIn(minorToMajor(current.price_cents, current.currency), currency);
+}
+
 /** The stored shape of a new draft. `id` is chosen here so `item_id` can default to it. */
 export function newRaffle(id: string, siteId: string, createdBy: string, body: CreateRaffleDto): NewRaffle {
-  const priceCents = toMinorUnits(body.price_display);
+  const priceCents = priceIn(body.price_display, body.currency);
   const row: Record<string, unknown> = {};
   for (const key of TEXT_FIELDS) row[key] = body[key] ?? null;
   return {
@@ -103,7 +138,7 @@ export function newRaffle(id: string, siteId: string, createdBy: string, body: C
     published_on: null,
     closed_at: null,
     discount_tiers: tiersOf(body.discount_tiers ?? []),
-    upsells: normalizeUpsells(priceCents, body.upsells ?? []),
+    upsells: normalizeUpsells(priceCents, body.currency, body.upsells ?? []),
     mailer_email_params: mergeParams({}, body.mailer_email_params ?? {}),
     instant_wins: instantWinsOf(body.instant_wins ?? []),
     created_by: createdBy,
@@ -111,20 +146,25 @@ export function newRaffle(id: string, siteId: string, createdBy: string, body: C
 }
 
 /**
- * The column changes an update asks for: only the fields sent. A new price also recomputes the
- * bundles' displayed savings, which depend on it.
+ * The column changes an update asks for: only the fields sent. A new price or currency also recomputes
+ * the bundles' displayed savings, which depend on it.
  */
 export function raffleChanges(current: Raffle, body: UpdateRaffleDto): Partial<Raffle> {
   const changes: Record<string, unknown> = {};
   for (const key of [...TEXT_FIELDS, ...PLAIN_FIELDS, 'item_id'] as const)
     if (body[key] !== undefined) changes[key] = body[key];
   const out = changes as Partial<Raffle>;
-  if (body.price_display != null) out.price_cents = toMinorUnits(body.price_display);
+  const price = updatedPrice(current, body);
+  if (price !== undefined) out.price_cents = price;
   if (body.start_date != null) out.start_date = new Date(body.start_date);
   if (body.end_date != null) out.end_date = new Date(body.end_date);
   if (body.discount_tiers != null) out.discount_tiers = tiersOf(body.discount_tiers);
   if (body.upsells != null || out.price_cents !== undefined)
-    out.upsells = normalizeUpsells(out.price_cents ?? current.price_cents, body.upsells ?? current.upsells);
+    out.upsells = normalizeUpsells(
+      out.price_cents ?? current.price_cents,
+      out.currency ?? current.currency,
+      body.upsells ?? current.upsells,
+    );
   if (body.instant_wins != null) out.instant_wins = instantWinsOf(body.instant_wins);
   if (body.mailer_email_params != null)
     out.mailer_email_params = mergeParams(current.mailer_email_params, body.mailer_email_params);

@@ -1,4 +1,4 @@
-import { toMajorUnits } from '#app/common/money.js';
+import { minorToMajor } from '#app/common/money.js';
 import type {
   MailerEmailParamsDto,
   QuoteDto,
@@ -91,7 +91,7 @@ export function toRaffleDto(r: Raffle, now: Date, relations: RaffleRelations): R
     checkout_success_url: r.checkout_success_url,
     checkout_failure_url: r.checkout_failure_url,
     currency: r.currency,
-    price_display: toMajorUnits(r.price_cents),
+    price_display: minorToMajor(r.price_cents, r.currency),
     points_required: r.points_required,
     max_entries: r.max_entries,
     total_entries_available: r.total_entries_available,

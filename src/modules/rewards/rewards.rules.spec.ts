@@ -27,6 +27,14 @@ describe('points earned by a payment', () => {
     expect(pointsForPayment(12_345, 'BHD', {})).toBe(12);
   });
 
+  it('counts whole units as the payment is charged (ISO 4217), not as they are usually displayed', () => {
+    // Intl shows forints, rupiahs and pesos without decimals, but the gateways charge them in hundredths.
+    expect(pointsForPayment(100_000, 'HUF', {})).toBe(1000);
+    expect(pointsForPayment(100_000, 'IDR', {})).toBe(1000);
+    expect(pointsForPayment(100_000, 'COP', {})).toBe(1000);
+    expect(pointsForPayment(100_000, 'PKR', {})).toBe(1000);
+  });
+
   it('follows the site’s points_per_unit, rounding down', () => {
     expect(pointsForPayment(1300, 'GBP', { rewards: { points_per_unit: 0.5 } })).toBe(6);
     expect(pointsForPayment(1300, 'GBP', { rewards: { points_per_unit: 2 } })).toBe(26);

@@ -2,6 +2,8 @@
  * Rules of the points ledger (DESIGN §6 "Points"), as plain functions: no Nest, no database.
  */
 
+import { currencyExponent } from '#app/common/money.js';
+
 export const TRANSACTION_TYPES = ['earn', 'spend', 'refund', 'reversal', 'adjustment', 'bonus'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 
@@ -17,26 +19,13 @@ export const DEFAULT_POINTS_PER_UNIT = 1;
 /** Guards `floor()` against binary-fraction drift (0.29 × 100 = 28.999…96) without ever rounding up a real fraction. */
 const EPSILON = 1e-9;
 
-const MINOR_DIGITS = new Map<string, number>();
-
-/** Digits after the decimal point of a currency (GBP 2, JPY 0, BHD 3); 2 for a code Intl does not know. */
+/**
+ * Digits after the decimal point of a currency's major unit as the payment is charged (ISO 4217: GBP 2,
+ * JPY 0, BHD 3, HUF 2), so a whole unit is what the buyer paid; 2 for something that is not a code.
+ */
 export function minorUnitDigits(currency: string): number {
-  const code = currency.toUpperCase();
-  let digits = MINOR_DIGITS.get(code);
-  if (digits === undefined) {
-    // Building an Intl.NumberFormat costs ~0.1 ms: once per currency, not once per payment.
-    digits = intlMinorDigits(code);
-    if (MINOR_DIGITS.size < 500) MINOR_DIGITS.set(code, digits);
-  }
-  return digits;
-}
-
-function intlMinorDigits(code: string): number {
   try {
-    return (
-      new Intl.NumberFormat('en', { style: 'currency', currency: code }).resolvedOptions()
-        .maximumFractionDigits ?? 2
-    );
+    return currencyExponent(currency);
   } catch {
     return 2;
   }

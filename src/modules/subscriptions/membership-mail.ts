@@ -1,8 +1,5 @@
-import { formatMajor } from '#app/common/money.js';
+import { formatMoney } from '#app/common/money.js';
 import type { MailVariables } from '#app/modules/mail/mail.types.js';
-
-/** Money as the e-mails show it: "9.99 GBP". */
-export const money = (cents: number, currency: string): string => `${formatMajor(cents)} ${currency}`;
 
 /** A date as the e-mails show it: "2030-03-01". */
 export const day = (at: Date | string | null): string | null =>
@@ -14,5 +11,5 @@ export function membershipVariables(s: {
   amount_cents: number;
   currency: string;
 }): MailVariables {
-  return { tier_name: s.tier_name, amount: money(s.amount_cents, s.currency) };
+  return { tier_name: s.tier_name, amount: formatMoney(s.amount_cents, s.currency) };
 }

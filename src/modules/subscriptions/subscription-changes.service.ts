@@ -3,6 +3,7 @@ import { isUUID } from 'class-validator';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
+import { formatMoney } from '#app/common/money.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { MailService } from '#app/modules/mail/mail.service.js';
@@ -10,7 +11,7 @@ import { PurposeOrdersService } from '#app/modules/payments/purpose-orders.servi
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { SubscriptionDto } from './dto/subscription.dto.js';
-import { day, money } from './membership-mail.js';
+import { day } from './membership-mail.js';
 import { toSubscriptionDto } from './subscriptions.mapper.js';
 import {
   type HistoryEvent,
@@ -151,7 +152,7 @@ export class SubscriptionChangesService {
     );
     await this.tell(s, 'subscription_cancelled', {
       ends: endsNow ? null : day(s.current_period_end),
-      refund: refund && refund.refundCents > 0 ? money(refund.refundCents, s.currency) : null,
+      refund: refund && refund.refundCents > 0 ? formatMoney(refund.refundCents, s.currency) : null,
     });
   }
 

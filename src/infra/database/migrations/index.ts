@@ -18,6 +18,7 @@ import { PaymentClaimLostFunction1795600000000 } from './1795600000000-PaymentCl
 import { HeldRefunds1795610000000 } from './1795610000000-HeldRefunds.js';
 import { ActivityActor1795620000000 } from './1795620000000-ActivityActor.js';
 import { MerchLineCostDigits1795630000000 } from './1795630000000-MerchLineCostDigits.js';
+import { RafflePricesInCurrencyUnits1795640000000 } from './1795640000000-RafflePricesInCurrencyUnits.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   HeldRefunds1795610000000,
   ActivityActor1795620000000,
   MerchLineCostDigits1795630000000,
+  RafflePricesInCurrencyUnits1795640000000,
 ];

@@ -1,5 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { formatMajor } from '#app/common/money.js';
+import { formatMoney } from '#app/common/money.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { TTL } from '#app/modules/auth/auth.rules.js';
@@ -37,7 +37,7 @@ export class NotifyPaymentJob implements OnModuleInit {
     await this.instantWins.checkPayment(paymentId);
     const facts = await this.facts.of(paymentId);
     if (!facts) return; // a guest payment without an account, or its buyer is gone
-    const amount = `${formatMajor(facts.amount_cents)} ${facts.currency}`;
+    const amount = formatMoney(facts.amount_cents, facts.currency);
     await this.tx.run(async (manager) => {
       const send = (kind: MailKind, variables: MailVariables) =>
         this.mail.send({ kind, siteId: facts.site_id, to: facts.email, userId: facts.user_id, variables });

@@ -1,7 +1,7 @@
 import { OmitType, PartialType } from '@nestjs/swagger';
 import { IsISO8601, IsOptional, IsUrl, Matches } from 'class-validator';
 import { Bool, Int, Line, Nested, Num, Str, WebUrl, WebUrlList } from '#app/common/validation/fields.js';
-import { Currency, MaxDecimals } from '#app/common/validation/money-fields.js';
+import { Currency, CurrencyDecimals, MaxDecimals } from '#app/common/validation/money-fields.js';
 import { NestedArray } from '#app/common/validation/nested-array.js';
 import { PERCENT_DECIMALS } from '../pricing.rules.js';
 
@@ -145,8 +145,15 @@ export class CreateRaffleDto {
   @Currency({ required: true })
   currency!: string;
 
-  @MaxDecimals(2)
-  @Num({ required: true, min: 0, max: 1_000_000, example: 2.5, description: 'Unit price in major units.' })
+  @CurrencyDecimals('currency')
+  @Num({
+    required: true,
+    min: 0,
+    max: 1_000_000,
+    example: 2.5,
+    description:
+      'Unit price in major units, with no more decimals than the currency has (2.50 GBP, 500 JPY).',
+  })
   price_display!: number;
 
   @Int({
