@@ -89,4 +89,42 @@ describe('payments: a ticket priced in currencies with 0, 2 and 3 decimals', () 
     const quote = await api(w.t.app).get(`/raffles/${raffle.id}/quote?quantity=0&upsell=10`).expect(200);
     expect(quote.body).toMatchObject({ amount_cents: 2831 }); // 3330 × 85 % = 2830.5 → ¥2,831
   });
+
+  it('fulfils an order that earns more points than a balance holds, and the balance stops at its most', async () => {
+    // ¥1,000,000 × 3 at a ×1000 multiplier is 3,000,000,000 points: past PostgreSQL's integer.
+    const raffle = await raffleOn(w, {
+      currency: 'JPY',
+      price_display: 1_000_000,
+      points_enabled: true,
+      points_multiplier: 1000,
+    });
+    const bought = await buy(raffle.item_id, 3);
+    expect(bought).toMatchObject({
+      payment: { amount_cents: 3_000_000, status: 'succeeded' },
+      points: 2_147_483_647,
+    });
+    const [tickets] = await w.t.db.query(`SELECT current_entries FROM raffles WHERE id = $1`, [raffle.id]);
+    expect(tickets.current_entries).toBe(3);
+
+    // A second order on a full balance is fulfilled too, and the balance stays at its most.
+    const again = await raffleOn(w, {
+      currency: 'JPY',
+      price_display: 1_000_000,
+      points_enabled: true,
+      points_multiplier: 1000,
+    });
+    const buyer = await makeUser(w.t, w.site);
+    for (const itemId of [raffle.item_id, again.item_id]) {
+      const order = await orderAsUser(w, buyer.token, itemId, { quantity: 3 });
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      await confirm(w, order.order_id).expect(200);
+    }
+    await w.t.drain();
+    expect(await pointsOf(w.t, buyer.user.id)).toBe(2_147_483_647);
+    const [entries] = await w.t.db.query(
+      `SELECT count(*)::int AS orders, sum(entries_count)::int AS tickets FROM raffle_entries WHERE user_id = $1`,
+      [buyer.user.id],
+    );
+    expect(entries).toEqual({ orders: 2, tickets: 6 });
+  });
 });

@@ -4,6 +4,7 @@ import { type EntityManager, In, type Repository } from 'typeorm';
 import { PointTransaction } from './entities/point-transaction.entity.js';
 import { RewardsBalance } from './entities/rewards-balance.entity.js';
 import { keepPlan } from '#app/infra/database/kept-plans.js';
+import { MAX_BALANCE } from './rewards.rules.js';
 
 export type NewPointTransaction = Pick<
   PointTransaction,
@@ -43,6 +44,13 @@ export const DEBIT_FOR_CLAIM = `
     RETURNING current_points, discount_claims_count)
   SELECT * FROM debited UNION ALL SELECT * FROM counted`;
 
+/**
+ * A balance plus what was earned, stopping at the most a balance holds (`MAX_BALANCE`) rather than failing
+ * the fulfilment that pays for it; the ledger keeps what was earned.
+ */
+const SATURATING = (column: string): string =>
+  `least(rewards_balances.${column}::bigint + EXCLUDED.${column}, ${MAX_BALANCE})::integer`;
+
 /** A payment's earn and the balance it moves, in one statement (see `earnOnceForPayment`). */
 export const EARN_ONCE_FOR_PAYMENT = keepPlan(`
   WITH earned AS (
@@ -52,8 +60,8 @@ export const EARN_ONCE_FOR_PAYMENT = keepPlan(`
   INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
   SELECT user_id, site_id, amount, amount FROM earned
   ON CONFLICT (user_id) DO UPDATE
-     SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
-         lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
+     SET current_points = ${SATURATING('current_points')},
+         lifetime_earned = ${SATURATING('lifetime_earned')},
          updated_at = now()
   RETURNING current_points`);
 
@@ -70,12 +78,14 @@ export const EARN_ONCE_FOR_PAYMENTS = `
            AS v(site_id, user_id, payment_id, reason, amount)
     ON CONFLICT (payment_transaction_id) WHERE transaction_type = 'earn' AND payment_transaction_id IS NOT NULL
     DO NOTHING RETURNING user_id, site_id, amount),
-  per_user AS (SELECT user_id, min(site_id) AS site_id, sum(amount)::integer AS amount FROM earned GROUP BY user_id)
+  per_user AS (
+    SELECT user_id, min(site_id) AS site_id, least(sum(amount), ${MAX_BALANCE})::integer AS amount
+      FROM earned GROUP BY user_id)
   INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
   SELECT user_id, site_id, amount, amount FROM per_user
   ON CONFLICT (user_id) DO UPDATE
-     SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
-         lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
+     SET current_points = ${SATURATING('current_points')},
+         lifetime_earned = ${SATURATING('lifetime_earned')},
          updated_at = now()`;
 
 /** Bonuses for many users (milestones of a renewal run), and their balances, in one statement. */
@@ -86,12 +96,14 @@ export const BONUS_MANY = `
       FROM unnest($1::varchar[], $2::uuid[], $3::varchar[], $4::integer[], $5::text[])
            AS v(site_id, user_id, reason, amount, details)
     RETURNING user_id, site_id, amount),
-  per_user AS (SELECT user_id, min(site_id) AS site_id, sum(amount)::integer AS amount FROM added GROUP BY user_id)
+  per_user AS (
+    SELECT user_id, min(site_id) AS site_id, least(sum(amount), ${MAX_BALANCE})::integer AS amount
+      FROM added GROUP BY user_id)
   INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
   SELECT user_id, site_id, amount, amount FROM per_user
   ON CONFLICT (user_id) DO UPDATE
-     SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
-         lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
+     SET current_points = ${SATURATING('current_points')},
+         lifetime_earned = ${SATURATING('lifetime_earned')},
          updated_at = now()`;
 
 export function entryParams(e: NewPointTransaction): unknown[] {

@@ -2,6 +2,7 @@ import {
   lifetimeDelta,
   minorUnitDigits,
   planReversal,
+  MAX_BALANCE,
   paymentPoints,
   pointsForPayment,
   pointsPerUnit,
@@ -124,6 +125,11 @@ describe('paymentPoints: the one place a payment’s points are decided', () => 
     expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: 0 })).toBe(10);
     expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: -2 })).toBe(10);
     expect(paymentPoints({ amountCents: 0, currency: 'GBP', rules: site, multiplier: 3 })).toBe(0);
+  });
+  it('never earns more than a balance can hold', () => {
+    expect(paymentPoints({ amountCents: 3_000_000, currency: 'JPY', rules: site, multiplier: 1000 })).toBe(
+      MAX_BALANCE,
+    );
   });
 });
 

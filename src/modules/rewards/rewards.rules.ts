@@ -168,7 +168,8 @@ function milestonesOf(siteSettings: Record<string, unknown> | null | undefined):
 /**
  * The points a payment earns — decided here and nowhere else: whole currency units paid at the site's
  * rate, rounded down, then times a raffle's `points_multiplier` where the raffle has points enabled
- * (`multiplier`, null otherwise), rounded down again. £12.99 → 12; × 1.5 → 18; a rate of 0.5 → 6.
+ * (`multiplier`, null otherwise), rounded down again. £12.99 → 12; × 1.5 → 18; a rate of 0.5 → 6. Never more
+ * than a balance can hold (`MAX_BALANCE`): a huge rate on a huge order must not stop the order being fulfilled.
  */
 export function paymentPoints(input: {
   amountCents: number;
@@ -180,7 +181,7 @@ export function paymentPoints(input: {
   const units = Math.floor(input.amountCents / 10 ** minorUnitDigits(input.currency));
   const base = Math.floor(units * input.rules.pointsPerUnit + EPSILON);
   const multiplier = input.multiplier && input.multiplier > 0 ? input.multiplier : 1;
-  return Math.floor(base * multiplier + EPSILON);
+  return Math.min(Math.floor(base * multiplier + EPSILON), MAX_BALANCE);
 }
 
 /** How much of a payment has been refunded in total: a share (0–1) or exact cents. */
