@@ -118,6 +118,23 @@ describe('rewards economy (issue 12)', () => {
       expect(await usesOf(id)).toBe(5);
     });
 
+    it('counts only claims that spend points towards the claim bonus: a free code claimed 20 times mints nothing', async () => {
+      const free = await makeCode({ points_required: 0, allow_multiple_claims: true });
+      const user = await makeUser(w.t, w.site);
+      for (let i = 0; i < 20; i++) await claim(user, free).expect(201);
+      expect(await usesOf(free)).toBe(20);
+      expect(await pointsOf(w.t, user.user.id)).toBe(0);
+      expect(await summaryOf(user.token)).toMatchObject({ current_points: 0, discount_claims_count: 0 });
+
+      // Free claims do not bring a paid one nearer the bonus: the 5th paid claim pays it, not the 1st.
+      const paid = await makeCode({ points_required: 10, allow_multiple_claims: true });
+      await give(user, 50);
+      for (let i = 0; i < 4; i++) await claim(user, paid).expect(201);
+      expect(await pointsOf(w.t, user.user.id)).toBe(10);
+      await claim(user, paid).expect(201);
+      expect(await summaryOf(user.token)).toMatchObject({ current_points: 25, discount_claims_count: 5 });
+    });
+
     it('gives the last use of a max_uses code to exactly one of 10 parallel claimers', async () => {
       const id = await makeCode({ points_required: 0, max_uses: 1 });
       const users = await Promise.all(Array.from({ length: 10 }, () => makeUser(w.t, w.site)));

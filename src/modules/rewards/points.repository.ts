@@ -29,7 +29,9 @@ export const INSERT_ENTRY = INSERT;
 
 /**
  * A discount claim's points and its count, on the balance row in one statement: the points taken only
- * if covered (no row: nothing covered), the claims counted. `$3` = 0 counts a free claim (row made).
+ * if covered (no row: nothing covered), and the claim counted. A free claim (`$3` = 0) always goes
+ * through (the row made if need be) and is not counted: claims count towards the claim bonus only when
+ * they spend points, or a free code allowing several claims would mint points at every fifth.
  */
 export const DEBIT_FOR_CLAIM = `
   WITH debited AS (
@@ -38,9 +40,8 @@ export const DEBIT_FOR_CLAIM = `
      WHERE user_id = $1 AND current_points >= $3 AND $3 > 0
      RETURNING current_points, discount_claims_count),
   counted AS (
-    INSERT INTO rewards_balances (user_id, site_id, discount_claims_count) SELECT $1, $2, 1 WHERE $3 = 0
-    ON CONFLICT (user_id) DO UPDATE
-       SET discount_claims_count = rewards_balances.discount_claims_count + 1, updated_at = now()
+    INSERT INTO rewards_balances (user_id, site_id) SELECT $1, $2 WHERE $3 = 0
+    ON CONFLICT (user_id) DO UPDATE SET discount_claims_count = rewards_balances.discount_claims_count
     RETURNING current_points, discount_claims_count)
   SELECT * FROM debited UNION ALL SELECT * FROM counted`;
 

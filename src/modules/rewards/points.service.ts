@@ -167,8 +167,9 @@ export class PointsService {
 
   /**
    * A discount claim's points: takes `amount` (0 for a free code) if the balance covers it and counts the
-   * claim, in one statement of the ambient transaction; the ledger row and the claim bonus (every N
-   * claims, `rules`) go with the transaction's next statement. Null when the balance does not cover it.
+   * claim when it spent points, in one statement of the ambient transaction; the ledger row and the claim
+   * bonus (every N counted claims, `rules`) go with the transaction's next statement. Null when the
+   * balance does not cover it.
    */
   async spendForClaim(
     input: EntryBase,
@@ -183,7 +184,7 @@ export class PointsService {
     const { current_points, discount_claims_count: claims } = rows[0];
     if (input.amount > 0)
       this.tx.defer(INSERT_ENTRY, entryParams(this.entry(input, 'spend', -input.amount, null, null)));
-    const bonus = discountClaimBonus(claims, rules);
+    const bonus = input.amount > 0 ? discountClaimBonus(claims, rules) : 0;
     if (bonus > 0)
       this.bonusManyLater([
         {
