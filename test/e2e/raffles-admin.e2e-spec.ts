@@ -487,6 +487,30 @@ describe('raffles: administration (draft, update, publish, close, list)', () => 
       expect(ok.body).toMatchObject({ total_entries_available: 40, tickets_left: 0, can_join: false });
     });
 
+    it('keeps the total up to the range its instant-win tickets were fixed in (422 TOTAL_BELOW_INSTANT_WINS)', async () => {
+      const raffle = await makePublished(t, admin.token, {
+        total_entries_available: 100,
+        instant_wins: [{ prize: 'Mug', count: 3 }],
+      });
+      const res = await api(t.app)
+        .as(admin.token)
+        .put(`/admin/raffles/${raffle.id}`, { total_entries_available: 99 })
+        .expect(422);
+      expect(res.body.code).toBe('TOTAL_BELOW_INSTANT_WINS');
+      const [row] = await t.db.query(`SELECT total_entries_available FROM raffles WHERE id = $1`, [
+        raffle.id,
+      ]);
+      expect(row.total_entries_available).toBe(100);
+      await api(t.app)
+        .as(admin.token)
+        .put(`/admin/raffles/${raffle.id}`, { total_entries_available: 150 })
+        .expect(200);
+      await api(t.app)
+        .as(admin.token)
+        .put(`/admin/raffles/${raffle.id}`, { total_entries_available: 100 })
+        .expect(200);
+    });
+
     it('switches a published raffle off and on with active, but not a draft (409 NOT_PUBLISHED)', async () => {
       const raffle = await makePublished(t, admin.token);
       const off = await api(t.app)

@@ -5789,7 +5789,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description `TOTAL_BELOW_SOLD`: 120 tickets are already taken; the total cannot go below that. */
+      /** @description `TOTAL_BELOW_SOLD`: 120 tickets are already taken; the total cannot go below that.<br>`TOTAL_BELOW_INSTANT_WINS`: Instant-win tickets were fixed among tickets 1–1000; the total cannot go below that. */
       422: {
         headers: {
           [name: string]: unknown;

@@ -153,6 +153,10 @@ export const ERROR_CATALOGUE = {
     detail: 'This order would pass your monthly spend limit; 500 (minor units) is left this month.',
   },
   TOTAL_BELOW_SOLD: { status: 422, detail: '120 tickets are already taken; the total cannot go below that.' },
+  TOTAL_BELOW_INSTANT_WINS: {
+    status: 422,
+    detail: 'Instant-win tickets were fixed among tickets 1–1000; the total cannot go below that.',
+  },
   UNDER_AGE: { status: 422, detail: 'You must be 18 or over to register.' },
   UNKNOWN_DISCOUNT_BRAND: { status: 422, detail: 'No discount brand "acme" on this site.' },
   UNKNOWN_TAG: { status: 422, detail: 'No tag on this site with id 6f1c2d0e-3b4a-4c5d-9e8f-0a1b2c3d4e5f.' },

@@ -82,6 +82,7 @@ export class AdminRafflesController {
     'ITEM_ID_TAKEN',
     { code: 'NOT_PUBLISHED', detail: 'A draft is switched on by publishing it.' },
     'TOTAL_BELOW_SOLD',
+    'TOTAL_BELOW_INSTANT_WINS',
     'INSTANT_WINS_FIXED',
   )
   updateRaffle(

@@ -92,6 +92,13 @@ export class RaffleAdminService {
           'TOTAL_BELOW_SOLD',
           `${current.current_entries} tickets are already taken; the total cannot go below that.`,
         );
+      // The instant-win tickets were drawn over 1..instant_win_total at publication: below it, some prizes
+      // could never be won. Refusing below the whole range tells nothing of where the tickets lie.
+      if (current.instant_win_total !== null && total < current.instant_win_total)
+        throw AppException.unprocessable(
+          'TOTAL_BELOW_INSTANT_WINS',
+          `Instant-win tickets were fixed among tickets 1–${current.instant_win_total}; the total cannot go below that.`,
+        );
       try {
         await this.raffles.update(id, changes, manager);
       } catch (error) {
