@@ -254,6 +254,90 @@ describe('account deletion', () => {
     });
   });
 
+  describe('responsible play', () => {
+    const DAY = 24 * 60 * 60 * 1000;
+    const setLimits = (token: string, body: object) =>
+      api(w.t.app).as(token).put('/users/me/limits', body).expect(200);
+    const limitsOf = async (token: string) =>
+      (await api(w.t.app).as(token).get('/users/me/limits').expect(200)).body as Record<string, unknown>;
+    const order = (token: string, itemId: string) =>
+      api(w.t.app)
+        .as(token)
+        .post('/gatewayone/create-order', { item_id: itemId, site_id: w.site, quantity: 1 });
+
+    it('keeps a running self-pause and a limit for the address: registering it again does not lift them', async () => {
+      const email = `paused-${uid()}@example.com`;
+      const user = await makeUser(w.t, w.site, { email });
+      const until = new Date(Date.now() + 180 * DAY).toISOString();
+      await setLimits(user.token, { monthly_spend_limit_cents: 0, paused_until: until });
+      await deleteMe(user).expect(204);
+
+      const again = await register({ email: email.toUpperCase() });
+      const token = again.body.access_token as string;
+      expect(await limitsOf(token)).toMatchObject({
+        is_paused: true,
+        paused_until: until,
+        monthly_spend_limit_cents: 0,
+      });
+      const raffle = await raffleOn(w);
+      const refused = await order(token, raffle.item_id).expect(422);
+      expect(refused.body.error_code).toBe('SELF_PAUSED');
+      const [carried] = await w.t.db.query(
+        `SELECT count(*)::int AS n FROM activity_logs WHERE user_id = $1 AND activity_type = 'limits_carried'`,
+        [again.body.user.id],
+      );
+      expect(carried.n).toBe(1);
+      // The hold was taken by the new account, and never held the address itself.
+      const holds = await w.t.db.query(`SELECT * FROM limit_holds WHERE site_id = $1`, [w.site]);
+      expect(JSON.stringify(holds)).not.toContain(email.split('@')[0]);
+    });
+
+    it('carries the month’s spend under a limit, also to an account a guest purchase makes', async () => {
+      const email = `limited-${uid()}@example.com`;
+      const user = await makeUser(w.t, w.site, { email });
+      await setLimits(user.token, { monthly_spend_limit_cents: 500 });
+      const raffle = await raffleOn(w); // £2.50 a ticket
+      await order(user.token, raffle.item_id).expect(200); // 250 of 500 reserved
+      await deleteAs(w.admin.token, user.user.id).expect(204); // whoever deletes it
+
+      const guest = () =>
+        api(w.t.app).post('/gatewayone/create-order', {
+          item_id: raffle.item_id,
+          site_id: w.site,
+          customer_email: email,
+          user_exists: false,
+          quantity: 1,
+        });
+      await guest().expect(200); // 500 of 500
+      const [account] = await w.t.db.query(
+        `SELECT l.monthly_spend_limit_cents, s.spent_cents
+           FROM users u JOIN user_limits l ON l.user_id = u.id JOIN user_monthly_spend s ON s.user_id = u.id
+          WHERE u.email_normalized = $1 AND u.deleted_at IS NULL`,
+        [email],
+      );
+      // 250 spent before the deletion, carried, and 250 since: the limit is reached.
+      expect(account).toEqual({ monthly_spend_limit_cents: 500, spent_cents: 500 });
+    });
+
+    it('lets a held limit lapse when raising it would have: a day later the address starts afresh', async () => {
+      const email = `lapsed-${uid()}@example.com`;
+      const user = await makeUser(w.t, w.site, { email });
+      await setLimits(user.token, { monthly_spend_limit_cents: 100 });
+      await deleteMe(user).expect(204);
+      // A day on (the hold's clock moved back rather than the app's).
+      await w.t.db.query(
+        `UPDATE limit_holds SET limit_until = now() - interval '1 second', expires_at = now() - interval '1 second'
+          WHERE site_id = $1 AND monthly_spend_limit_cents = 100`,
+        [w.site],
+      );
+      const again = await register({ email });
+      expect(await limitsOf(again.body.access_token as string)).toMatchObject({
+        is_paused: false,
+        monthly_spend_limit_cents: null,
+      });
+    });
+  });
+
   describe('memberships', () => {
     it('ends an active membership at once: no renewal is charged, the cooling-off refund is made', async () => {
       const tier = await tierOn(w);

@@ -19,6 +19,7 @@ import { Tag } from '#app/modules/discounts/entities/tag.entity.js';
 import { IdempotencyKey } from '#app/common/idempotency/idempotency-key.entity.js';
 import { UserLimit } from '#app/modules/responsible-play/entities/user-limit.entity.js';
 import { UserMonthlySpend } from '#app/modules/responsible-play/entities/user-monthly-spend.entity.js';
+import { LimitHold } from '#app/modules/responsible-play/entities/limit-hold.entity.js';
 import { PointTransaction } from '#app/modules/rewards/entities/point-transaction.entity.js';
 import { Referral } from '#app/modules/rewards/entities/referral.entity.js';
 import { RewardsBalance } from '#app/modules/rewards/entities/rewards-balance.entity.js';
@@ -57,6 +58,7 @@ export const ENTITIES = [
   Referral,
   UserLimit,
   UserMonthlySpend,
+  LimitHold,
   RaffleEntry,
   RaffleUserEntries,
   PaymentTransaction,

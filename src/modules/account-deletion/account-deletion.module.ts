@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '#app/modules/auth/auth.module.js';
+import { ResponsiblePlayModule } from '#app/modules/responsible-play/responsible-play.module.js';
 import { RewardsModule } from '#app/modules/rewards/rewards.module.js';
 import { SubscriptionsModule } from '#app/modules/subscriptions/subscriptions.module.js';
 import { UsersModule } from '#app/modules/users/users.module.js';
@@ -7,11 +8,12 @@ import { AccountDeletionController, AdminAccountDeletionController } from './acc
 import { AccountDeletionService } from './account-deletion.service.js';
 
 /**
- * Account deletion sits above the features it clears up (users, auth sessions, memberships, referrals)
+ * Account deletion sits above the features it clears up (users, auth sessions, memberships, referrals,
+ * responsible play's limits, which it keeps for the address)
  * and reaches each through its exported service; nothing imports it, so no cycle.
  */
 @Module({
-  imports: [UsersModule, AuthModule, SubscriptionsModule, RewardsModule],
+  imports: [UsersModule, AuthModule, SubscriptionsModule, RewardsModule, ResponsiblePlayModule],
   controllers: [AccountDeletionController, AdminAccountDeletionController],
   providers: [AccountDeletionService],
 })

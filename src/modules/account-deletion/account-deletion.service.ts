@@ -6,6 +6,7 @@ import type { RequestMeta } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { PasswordHasher } from '#app/modules/auth/password-hasher.js';
 import { SessionService } from '#app/modules/auth/session.service.js';
+import { LimitHoldsService } from '#app/modules/responsible-play/limit-holds.service.js';
 import { ReferralsService } from '#app/modules/rewards/referrals.service.js';
 import { SubscriptionChangesService } from '#app/modules/subscriptions/subscription-changes.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
@@ -30,6 +31,7 @@ export class AccountDeletionService {
     private readonly subscriptions: SubscriptionChangesService,
     private readonly referrals: ReferralsService,
     private readonly signups: SignupHooks,
+    private readonly limitHolds: LimitHoldsService,
     private readonly activity: ActivityLogService,
     private readonly tx: TransactionRunner,
   ) {}
@@ -93,6 +95,8 @@ export class AccountDeletionService {
       const gone = await this.accounts.erase(userId, reason, now);
       if (!gone) throw AppException.notFound('User');
       await this.sessions.endAllSessions(userId, manager);
+      // A running self-pause or spend limit stays with the address, or deleting would be the way out of it.
+      await this.limitHolds.keepFor(manager, gone, now);
       // The contact list forgets the address (the job carries it: the row no longer does).
       if (gone.marketing_consent)
         await this.signups.consentChanged({

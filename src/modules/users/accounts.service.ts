@@ -8,6 +8,7 @@ import type { User } from './entities/user.entity.js';
 import { type ErasedUser, type NewUser, UsersRepository } from './users.repository.js';
 import { tombstoneEmail } from './users.rules.js';
 import { LoginAttemptsRepository } from './login-attempts.repository.js';
+import { SignupHooks } from './ports/signup-hooks.port.js';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -20,6 +21,7 @@ export class AccountsService implements AuthUserLookup {
   constructor(
     private readonly users: UsersRepository,
     private readonly attempts: LoginAttemptsRepository,
+    private readonly hooks: SignupHooks,
   ) {}
 
   findActiveForToken(id: string): Promise<User | null> {
@@ -68,10 +70,15 @@ export class AccountsService implements AuthUserLookup {
     return this.users.erase(id, tombstoneEmail(id), reason, now);
   }
 
-  /** 409 EMAIL_TAKEN when the site already has the address (decided by the unique index, not a pre-check). */
+  /**
+   * 409 EMAIL_TAKEN when the site already has the address (decided by the unique index, not a pre-check).
+   * Every account hook then runs in the same transaction (responsible play starts the account with limits
+   * held for its address), whichever way the account is made.
+   */
   async create(user: NewUser, manager: EntityManager): Promise<User> {
+    let made: User;
     try {
-      return await this.users.create(user, manager);
+      made = await this.users.create(user, manager);
     } catch (error) {
       if (
         error instanceof QueryFailedError &&
@@ -84,6 +91,14 @@ export class AccountsService implements AuthUserLookup {
       }
       throw error;
     }
+    await this.hooks.accountCreated({
+      userId: made.id,
+      siteId: made.site_id,
+      email: made.email,
+      at: new Date(),
+      manager,
+    });
+    return made;
   }
 
   /** Counts a failure atomically and locks the account when the rule says so; answers whether it locked. */

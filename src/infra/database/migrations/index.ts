@@ -19,6 +19,7 @@ import { HeldRefunds1795610000000 } from './1795610000000-HeldRefunds.js';
 import { ActivityActor1795620000000 } from './1795620000000-ActivityActor.js';
 import { MerchLineCostDigits1795630000000 } from './1795630000000-MerchLineCostDigits.js';
 import { RafflePricesInCurrencyUnits1795640000000 } from './1795640000000-RafflePricesInCurrencyUnits.js';
+import { LimitHolds1795650000000 } from './1795650000000-LimitHolds.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -43,4 +44,5 @@ export const MIGRATIONS = [
   ActivityActor1795620000000,
   MerchLineCostDigits1795630000000,
   RafflePricesInCurrencyUnits1795640000000,
+  LimitHolds1795650000000,
 ];
