@@ -564,6 +564,33 @@ describe('raffles: administration (draft, update, publish, close, list)', () => 
       );
     });
 
+    it('draws instant-win tickets from the raffle as it is published, whatever edit races the publish', async () => {
+      // Each round: a draft of 100 tickets with 40 instant wins, published while an edit halves its total.
+      // However the two interleave, every winning ticket lies within the total the raffle ends with.
+      for (let round = 0; round < 15; round++) {
+        const draft = await makeDraft(t, admin.token, {
+          total_entries_available: 100,
+          instant_wins: [{ prize: 'Mug', count: 40 }],
+        });
+        const [edit, publish] = await Promise.all([
+          api(t.app).as(admin.token).put(`/admin/raffles/${draft.id}`, { total_entries_available: 50 }),
+          api(t.app).as(admin.token).post(`/admin/raffles/${draft.id}/publish`),
+        ]);
+        expect(publish.status).toBe(200);
+        expect([200, 422]).toContain(edit.status); // 422 TOTAL_BELOW_INSTANT_WINS once published
+        const [row] = await t.db.query(
+          `SELECT r.total_entries_available AS total, r.instant_win_total,
+                  (SELECT max(ticket) FROM raffle_instant_tickets WHERE raffle_id = r.id) AS highest,
+                  (SELECT count(*)::int FROM raffle_instant_tickets WHERE raffle_id = r.id) AS tickets
+             FROM raffles r WHERE r.id = $1`,
+          [draft.id],
+        );
+        expect(row.tickets).toBe(40);
+        expect(row.highest).toBeLessThanOrEqual(row.total);
+        expect(row.instant_win_total).toBeLessThanOrEqual(row.total);
+      }
+    });
+
     it('draws a different seed for every raffle', async () => {
       const a = await makePublished(t, admin.token);
       const b = await makePublished(t, admin.token);

@@ -114,11 +114,14 @@ export class RaffleAdminService {
 
   /** draft → published: switched on, `published_on` set, a secret seed drawn and its sha256 made public. */
   async publish(actor: AuthUser, siteId: string, id: string): Promise<RaffleDto> {
-    const raffle = await this.require(actor, siteId, id);
-    const refused = publishRefusal(raffle, new Date());
-    if (refused) throw refusal(refused);
     const { seed, hash } = newDrawSeed();
-    await this.tx.run(async () => {
+    await this.tx.run(async (manager) => {
+      // Checked and drawn from the row locked here: an edit racing the publish (a new total, other
+      // prizes) comes wholly before it or after it, never between the checks and the tickets drawn.
+      const raffle = await this.raffles.lockById(id, manager);
+      if (!raffle || !this.mayManage(actor, siteId, raffle)) throw AppException.notFound('Raffle');
+      const refused = publishRefusal(raffle, new Date());
+      if (refused) throw refusal(refused);
       if (!(await this.raffles.publish(id, seed, hash, new Date())))
         throw AppException.conflict('NOT_DRAFT', 'Only a draft can be published.');
       // Instant-win tickets are fixed now, from the seed just committed (DESIGN §6).
