@@ -37,6 +37,8 @@ import { PaymentsService } from './payments.service.js';
 import { PurposeOrdersService } from './purpose-orders.service.js';
 import { StoredCardChargesService } from './stored-card-charges.service.js';
 import { RefundsService } from './refunds.service.js';
+import { RefundEffectsService } from './refund-effects.service.js';
+import { HeldRefundsService } from './held-refunds.service.js';
 import { WebhooksController } from './webhooks/webhooks.controller.js';
 import { WebhooksService } from './webhooks/webhooks.service.js';
 
@@ -79,6 +81,8 @@ import { WebhooksService } from './webhooks/webhooks.service.js';
     PaymentOutcomeService,
     FulfilmentService,
     RefundsService,
+    RefundEffectsService,
+    HeldRefundsService,
     PaymentsService,
     WebhooksService,
     InboxService,

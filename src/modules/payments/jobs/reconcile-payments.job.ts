@@ -4,7 +4,7 @@ import { ProviderError } from '#app/infra/providers/provider-error.js';
 import { PaymentGateways } from '../payment-gateways.js';
 import { PaymentOutcomeService } from '../payment-outcome.service.js';
 import { PaymentsRepository } from '../payments.repository.js';
-import { RefundsService } from '../refunds.service.js';
+import { HeldRefundsService } from '../held-refunds.service.js';
 
 /** Open payments older than this are asked about: younger ones are still in the buyer's hands. */
 export const RECONCILE_AFTER_MS = 2 * 60_000;
@@ -29,7 +29,7 @@ export class ReconcilePaymentsJob implements OnModuleInit {
     private readonly payments: PaymentsRepository,
     private readonly gateways: PaymentGateways,
     private readonly outcomes: PaymentOutcomeService,
-    private readonly refunds: RefundsService,
+    private readonly heldRefunds: HeldRefundsService,
   ) {}
 
   onModuleInit(): void {
@@ -44,7 +44,7 @@ export class ReconcilePaymentsJob implements OnModuleInit {
   /** Answers how many payments it settled (their status, or a held refund). */
   async run(olderThan: Date): Promise<number> {
     const heldBefore = Math.min(olderThan.getTime(), Date.now() - HELD_REFUND_AFTER_MS);
-    let settled = await this.refunds.settleHeld(new Date(heldBefore), BATCH);
+    let settled = await this.heldRefunds.settle(new Date(heldBefore), BATCH);
     for (const payment of await this.payments.pendingBefore(olderThan, BATCH)) {
       try {
         const verdict = await this.gateways.verdict(payment);
