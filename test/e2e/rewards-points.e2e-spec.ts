@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppException } from '#app/common/errors/app.exception.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { PaymentPointsService } from '#app/modules/rewards/payment-points.service.js';
 import { PointsService } from '#app/modules/rewards/points.service.js';
 import { api } from '../support/api';
 import { createTestApp, type TestApp } from '../support/app';
@@ -23,6 +24,7 @@ describe('points ledger and balances', () => {
   let site: string;
   let otherSite: string;
   let points: PointsService;
+  let paymentPoints: PaymentPointsService;
   let admin: MadeUser;
 
   beforeAll(async () => {
@@ -30,6 +32,7 @@ describe('points ledger and balances', () => {
     site = await makeSite(t);
     otherSite = await makeSite(t);
     points = t.app.get(PointsService);
+    paymentPoints = t.app.get(PaymentPointsService);
     admin = await makeUser(t, site, { role: 'admin' });
   });
   afterAll(async () => {
@@ -77,9 +80,9 @@ describe('points ledger and balances', () => {
     it('applies the site’s earn rate to the amount paid', async () => {
       const generous = await makeSite(t, { settings: { rewards: { points_per_unit: 2 } } });
       const earnFor = async (userId: string, siteId: string) => {
-        const earned = await points.pointsForPayment({ siteId, amountCents: 1299, currency: 'GBP' });
+        const earned = await paymentPoints.pointsForPayment({ siteId, amountCents: 1299, currency: 'GBP' });
         const outcome = await t.app.get(TransactionRunner).run(() =>
-          points.earnForPayment({
+          paymentPoints.earnForPayment({
             userId,
             siteId,
             paymentTransactionId: randomUUID(),
@@ -147,7 +150,7 @@ describe('points ledger and balances', () => {
       await earn(u.user.id, 15, payment);
       const reverse = () =>
         t.db.transaction((m) =>
-          points.reverseForPayment(m, { paymentTransactionId: payment, reason: 'Refund' }),
+          paymentPoints.reverseForPayment(m, { paymentTransactionId: payment, reason: 'Refund' }),
         );
       expect(await reverse()).toMatchObject({
         applied: true,
@@ -167,7 +170,11 @@ describe('points ledger and balances', () => {
       await earn(u.user.id, 100);
       const reverse = (fraction: number | { refundedCents: number; totalCents: number }) =>
         t.db.transaction((m) =>
-          points.reverseForPayment(m, { paymentTransactionId: payment, fraction, reason: 'Partial refund' }),
+          paymentPoints.reverseForPayment(m, {
+            paymentTransactionId: payment,
+            fraction,
+            reason: 'Partial refund',
+          }),
         );
       expect(await reverse({ refundedCents: 450, totalCents: 1500 })).toMatchObject({
         reversed: 4,
@@ -185,7 +192,7 @@ describe('points ledger and balances', () => {
         points.spend(m, { userId: u.user.id, siteId: site, amount: 9, reason: 'Raffle entry' }),
       );
       const out = await t.db.transaction((m) =>
-        points.reverseForPayment(m, { paymentTransactionId: payment, reason: 'Refund' }),
+        paymentPoints.reverseForPayment(m, { paymentTransactionId: payment, reason: 'Refund' }),
       );
       expect(out).toMatchObject({ applied: true, due: 15, reversed: 6, shortfall: 9, balance: 0 });
       const reversal = (await ledgerOf(u.user.id)).find((e) => e.transaction_type === 'reversal');
@@ -203,9 +210,9 @@ describe('points ledger and balances', () => {
       await earn(u.user.id, 15, paid);
       await earn(u.user.id, 5, other);
       await t.db.transaction((m) =>
-        points.reverseForPayment(m, { paymentTransactionId: paid, fraction: 1, reason: 'Refund' }),
+        paymentPoints.reverseForPayment(m, { paymentTransactionId: paid, fraction: 1, reason: 'Refund' }),
       );
-      const records = await points.recordsOfPayments([paid, other, randomUUID()]);
+      const records = await paymentPoints.recordsOfPayments([paid, other, randomUUID()]);
       expect(records.get(paid)?.map((e) => [e.transaction_type, e.amount])).toEqual([
         ['earn', 15],
         ['reversal', -15],
@@ -245,7 +252,7 @@ describe('points ledger and balances', () => {
 
     it('does nothing for a payment that earned no points', async () => {
       const out = await t.db.transaction((m) =>
-        points.reverseForPayment(m, { paymentTransactionId: randomUUID(), reason: 'Refund' }),
+        paymentPoints.reverseForPayment(m, { paymentTransactionId: randomUUID(), reason: 'Refund' }),
       );
       expect(out).toMatchObject({ applied: false, transaction: null });
     });

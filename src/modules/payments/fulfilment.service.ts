@@ -6,7 +6,7 @@ import { EntriesService } from '#app/modules/raffles/entries/entries.service.js'
 import { type EntryRefusal, precheckEntry } from '#app/modules/raffles/entries/entries.rules.js';
 import type { RaffleEntryRules } from '#app/modules/raffles/raffles.repository.js';
 import { RafflesService } from '#app/modules/raffles/raffles.service.js';
-import { PointsService } from '#app/modules/rewards/points.service.js';
+import { PaymentPointsService } from '#app/modules/rewards/payment-points.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { Fulfilment } from './entities/payment-transaction.entity.js';
 import { type PaymentHead, PaymentHooks, type PurposePlan } from './hooks/payment-hooks.js';
@@ -50,7 +50,7 @@ export class FulfilmentService {
   constructor(
     private readonly entries: EntriesService,
     private readonly raffles: RafflesService,
-    private readonly points: PointsService,
+    private readonly points: PaymentPointsService,
     private readonly activity: ActivityLogService,
     private readonly jobs: JobQueue,
     private readonly tx: TransactionRunner,

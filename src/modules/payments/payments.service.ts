@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
-import { PointsService } from '#app/modules/rewards/points.service.js';
+import { PaymentPointsService } from '#app/modules/rewards/payment-points.service.js';
 import { UserRecordsPort } from '#app/modules/users/ports/user-records.port.js';
 import type { CreatePaymentDto, PaymentTransactionDto } from './dto/payment.dto.js';
 import type { PaymentStatus, PaymentTransaction } from './entities/payment-transaction.entity.js';
@@ -21,7 +21,7 @@ export class PaymentsService implements OnModuleInit {
     private readonly payments: PaymentsRepository,
     private readonly orders: OrdersService,
     private readonly refunds: RefundsService,
-    private readonly points: PointsService,
+    private readonly points: PaymentPointsService,
     private readonly userRecords: UserRecordsPort,
     private readonly hooks: PaymentHooks,
   ) {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
 import { ResponsiblePlayService } from '#app/modules/responsible-play/responsible-play.service.js';
-import { PointsService } from '#app/modules/rewards/points.service.js';
+import { PaymentPointsService } from '#app/modules/rewards/payment-points.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
 import { PaymentHooks } from './hooks/payment-hooks.js';
@@ -20,7 +20,7 @@ import { historyOf, type RefundEntry } from './refund-entries.js';
 export class RefundEffectsService {
   constructor(
     private readonly payments: PaymentsRepository,
-    private readonly points: PointsService,
+    private readonly points: PaymentPointsService,
     private readonly limits: ResponsiblePlayService,
     private readonly activity: ActivityLogService,
     private readonly hooks: PaymentHooks,

@@ -3,7 +3,7 @@ import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { ResponsiblePlayService } from '#app/modules/responsible-play/responsible-play.service.js';
-import { PointsService } from '#app/modules/rewards/points.service.js';
+import { PaymentPointsService } from '#app/modules/rewards/payment-points.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { PaymentHead } from './hooks/payment-hooks.js';
 import { type GatewayVerdict, PaymentGateways } from './payment-gateways.js';
@@ -27,7 +27,7 @@ export class StoredCardChargesService {
     private readonly charges: StoredCardChargesRepository,
     private readonly gateways: PaymentGateways,
     private readonly limits: ResponsiblePlayService,
-    private readonly points: PointsService,
+    private readonly points: PaymentPointsService,
     private readonly activity: ActivityLogService,
     private readonly jobs: JobQueue,
     private readonly tx: TransactionRunner,

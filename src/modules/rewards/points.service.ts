@@ -2,46 +2,23 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppException } from '#app/common/errors/app.exception.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
-import { SitesService } from '#app/modules/sites/sites.service.js';
-import type { PointTransactionRecordDto } from '#app/modules/users/dto/user-records.dto.js';
 import type { PointTransaction } from './entities/point-transaction.entity.js';
-import { toPointTransactionRecordDto } from './points.mapper.js';
+import { ledgerEntry, positiveInteger } from './ledger-entry.js';
 import {
   BONUS_MANY,
   DEBIT_FOR_CLAIM,
-  EARN_ONCE_FOR_PAYMENT,
-  EARN_ONCE_FOR_PAYMENTS,
   entryParams,
   INSERT_ENTRY,
-  type NewPointTransaction,
   PointsRepository,
 } from './points.repository.js';
-import type {
-  AdjustInput,
-  CreditInput,
-  EarnInput,
-  EntryBase,
-  LedgerMeta,
-  PointsOutcome,
-  ReversalOutcome,
-  ReverseInput,
-} from './points.types.js';
+import type { AdjustInput, CreditInput, EarnInput, EntryBase, PointsOutcome } from './points.types.js';
 import {
   MAX_BALANCE,
   REASON_MAX,
   type RewardsRules,
   discountClaimBonus,
   lifetimeDelta,
-  planReversal,
-  paymentPoints,
-  reversalReason,
-  rewardsRules,
 } from './rewards.rules.js';
-
-function positiveInteger(amount: number, what: string): void {
-  if (!Number.isSafeInteger(amount) || amount <= 0)
-    throw new RangeError(`${what}: amount must be a positive integer, got ${amount}`);
-}
 
 /**
  * The points ledger as other features use it. Every write takes the caller's EntityManager and uses only
@@ -51,7 +28,6 @@ function positiveInteger(amount: number, what: string): void {
 export class PointsService {
   constructor(
     private readonly repo: PointsRepository,
-    private readonly sites: SitesService,
     private readonly tx: TransactionRunner,
   ) {}
 
@@ -59,7 +35,7 @@ export class PointsService {
   async earn(manager: EntityManager, input: EarnInput): Promise<PointsOutcome> {
     if (input.amount === 0) return this.unchanged(manager, input.userId);
     positiveInteger(input.amount, 'earn');
-    const entry = this.entry(input, 'earn', input.amount, input.paymentTransactionId ?? null, null);
+    const entry = ledgerEntry(input, 'earn', input.amount, input.paymentTransactionId ?? null, null);
     const row = entry.payment_transaction_id
       ? await this.repo.appendEarnOnce(manager, entry)
       : await this.repo.append(manager, entry);
@@ -71,30 +47,6 @@ export class PointsService {
       lifetime: lifetimeDelta('earn', input.amount),
     });
     return { applied: true, balance, transaction: row };
-  }
-
-  /**
-   * The points a payment earns under its site's rules (read from the site's cached settings, no row
-   * read per payment) and a raffle's multiplier where it has points enabled: `paymentPoints` decides.
-   */
-  async pointsForPayment(input: {
-    siteId: string;
-    amountCents: number;
-    currency: string;
-    multiplier?: number | null;
-  }): Promise<number> {
-    const rules = rewardsRules(await this.sites.settingsOf(input.siteId));
-    return paymentPoints({ ...input, rules });
-  }
-
-  /**
-   * `earnForPayment` sent with the ambient transaction's next statement (`TransactionRunner.defer`): the
-   * fulfilment of a paid order, which never reads the new balance, pays no round trip for it.
-   */
-  earnForPaymentLater(input: Parameters<PointsService['earnForPayment']>[0]): void {
-    if (input.points <= 0) return;
-    positiveInteger(input.points, 'earnForPaymentLater');
-    this.tx.defer(EARN_ONCE_FOR_PAYMENT, entryParams(this.paymentEntry(input)));
   }
 
   /**
@@ -121,50 +73,6 @@ export class PointsService {
     ]);
   }
 
-  /** `earnForPaymentLater` for many payments, in one statement (a renewal run's charges). */
-  earnForPaymentsLater(rows: Array<Parameters<PointsService['earnForPayment']>[0]>): void {
-    const earning = rows.filter((r) => r.points > 0);
-    if (!earning.length) return;
-    for (const r of earning) positiveInteger(r.points, 'earnForPaymentsLater');
-    this.tx.defer(EARN_ONCE_FOR_PAYMENTS, [
-      earning.map((r) => r.siteId),
-      earning.map((r) => r.userId),
-      earning.map((r) => r.paymentTransactionId),
-      earning.map((r) => r.reason.slice(0, REASON_MAX)),
-      earning.map((r) => r.points),
-    ]);
-  }
-
-  /**
-   * Credits what a payment earns, at most once per payment, in one statement in the ambient transaction
-   * (a repeat or a racing fulfilment answers `applied: false`). `points` comes from `pointsForPayment`.
-   */
-  async earnForPayment(input: {
-    userId: string;
-    siteId: string;
-    paymentTransactionId: string;
-    points: number;
-    reason: string;
-    meta?: LedgerMeta;
-  }): Promise<{ applied: boolean; balance: number | null }> {
-    if (input.points <= 0) return { applied: false, balance: null };
-    positiveInteger(input.points, 'earnForPayment');
-    const balance = await this.repo.earnOnceForPayment(this.tx.manager, this.paymentEntry(input));
-    return { applied: balance !== null, balance };
-  }
-
-  /** The ledger row of what a payment earns. */
-  private paymentEntry(input: Parameters<PointsService['earnForPayment']>[0]): NewPointTransaction {
-    const { userId, siteId, points, reason, meta } = input;
-    return this.entry(
-      { userId, siteId, amount: points, reason, meta },
-      'earn',
-      points,
-      input.paymentTransactionId,
-      null,
-    );
-  }
-
   /**
    * A discount claim's points: takes `amount` (0 for a free code) if the balance covers it and counts the
    * claim when it spent points, in one statement of the ambient transaction; the ledger row and the claim
@@ -183,7 +91,7 @@ export class PointsService {
     if (!rows.length) return null;
     const { current_points, discount_claims_count: claims } = rows[0];
     if (input.amount > 0)
-      this.tx.defer(INSERT_ENTRY, entryParams(this.entry(input, 'spend', -input.amount, null, null)));
+      this.tx.defer(INSERT_ENTRY, entryParams(ledgerEntry(input, 'spend', -input.amount, null, null)));
     const bonus = input.amount > 0 ? discountClaimBonus(claims, rules) : 0;
     if (bonus > 0)
       this.bonusManyLater([
@@ -202,7 +110,7 @@ export class PointsService {
     positiveInteger(input.amount, input.type);
     const row = await this.repo.append(
       manager,
-      this.entry(
+      ledgerEntry(
         input,
         input.type,
         input.amount,
@@ -233,47 +141,8 @@ export class PointsService {
         'INSUFFICIENT_POINTS',
         `This needs ${input.amount} points, more than the balance holds.`,
       );
-    const row = await this.repo.append(manager, this.entry(input, 'spend', -input.amount, null, null));
+    const row = await this.repo.append(manager, ledgerEntry(input, 'spend', -input.amount, null, null));
     return { applied: true, balance, transaction: row };
-  }
-
-  /**
-   * Takes back points a payment earned when it is refunded: all of them, or pro rata for a partial
-   * refund (rounded down). `fraction` is cumulative, so calling again with the same value does nothing.
-   * Points already spent are not taken below zero: the entry records the shortfall and it is forgiven.
-   */
-  async reverseForPayment(manager: EntityManager, input: ReverseInput): Promise<ReversalOutcome> {
-    const earned = await this.repo.lockEarnOfPayment(manager, input.paymentTransactionId);
-    if (!earned) return { applied: false, balance: 0, transaction: null, due: 0, reversed: 0, shortfall: 0 };
-    const alreadyDue = await this.repo.reversedDue(manager, input.paymentTransactionId);
-    const current = (await this.repo.lockBalance(manager, earned.user_id)) ?? 0;
-    const share = input.fraction ?? 1;
-    const plan = planReversal(earned.amount, share, alreadyDue, current);
-    if (plan.due === 0)
-      return { applied: false, balance: current, transaction: null, due: 0, reversed: 0, shortfall: 0 };
-    const balance = plan.take
-      ? await this.repo.subtract(manager, earned.user_id, plan.take, lifetimeDelta('reversal', -plan.take))
-      : current;
-    const row = await this.repo.append(manager, {
-      site_id: earned.site_id,
-      user_id: earned.user_id,
-      payment_transaction_id: input.paymentTransactionId,
-      reason: reversalReason(input.reason, plan),
-      transaction_type: 'reversal',
-      created_by: null,
-      amount: 0 - plan.take,
-      ip_address: input.meta?.ip ?? null,
-      user_agent: input.meta?.userAgent ?? null,
-      metadata: { earned: earned.amount, share, due: plan.due, taken: plan.take, shortfall: plan.shortfall },
-    });
-    return {
-      applied: true,
-      balance,
-      transaction: row,
-      due: plan.due,
-      reversed: plan.take,
-      shortfall: plan.shortfall,
-    };
   }
 
   /** An admin's correction, either way; 422 INSUFFICIENT_POINTS when it would take the balance below zero. */
@@ -283,7 +152,7 @@ export class PointsService {
   ): Promise<PointsOutcome & { transaction: PointTransaction }> {
     if (!Number.isSafeInteger(input.amount) || input.amount === 0)
       throw new RangeError(`adjust: amount must be a non-zero integer, got ${input.amount}`);
-    const entry = this.entry(input, 'adjustment', input.amount, null, input.createdBy);
+    const entry = ledgerEntry(input, 'adjustment', input.amount, null, input.createdBy);
     if (input.amount > 0) {
       const row = await this.repo.append(manager, entry);
       const balance = await this.repo.credit(manager, {
@@ -311,46 +180,7 @@ export class PointsService {
     return this.repo.balanceOf(userId, manager);
   }
 
-  /**
-   * The ledger entries tied to each payment, oldest first, in the nested form a Payment transaction
-   * shows as `points` (one query for all payments asked).
-   */
-  async recordsOfPayments(
-    paymentTransactionIds: string[],
-    manager?: EntityManager,
-  ): Promise<Map<string, PointTransactionRecordDto[]>> {
-    const byPayment = new Map<string, PointTransactionRecordDto[]>();
-    for (const row of await this.repo.ofPayments(paymentTransactionIds, manager)) {
-      if (!row.payment_transaction_id) continue;
-      const list = byPayment.get(row.payment_transaction_id) ?? [];
-      list.push(toPointTransactionRecordDto(row));
-      byPayment.set(row.payment_transaction_id, list);
-    }
-    return byPayment;
-  }
-
   private async unchanged(manager: EntityManager, userId: string): Promise<PointsOutcome> {
     return { applied: false, balance: await this.repo.balanceOf(userId, manager), transaction: null };
-  }
-
-  private entry(
-    input: Omit<EntryBase, 'details'> & { details?: Record<string, unknown> },
-    type: NewPointTransaction['transaction_type'],
-    amount: number,
-    paymentTransactionId: string | null,
-    createdBy: string | null,
-  ): NewPointTransaction {
-    return {
-      site_id: input.siteId,
-      user_id: input.userId,
-      payment_transaction_id: paymentTransactionId,
-      reason: input.reason.slice(0, REASON_MAX),
-      transaction_type: type,
-      created_by: createdBy,
-      amount,
-      ip_address: input.meta?.ip ?? null,
-      user_agent: input.meta?.userAgent?.slice(0, 500) ?? null,
-      metadata: input.details ?? {},
-    };
   }
 }

@@ -7,6 +7,7 @@ import { PointTransaction } from './entities/point-transaction.entity.js';
 import { RewardsBalance } from './entities/rewards-balance.entity.js';
 import { PointsRecordsReader } from './points-records.reader.js';
 import { PointsRepository } from './points.repository.js';
+import { PaymentPointsService } from './payment-points.service.js';
 import { PointsService } from './points.service.js';
 import { RewardsController } from './rewards.controller.js';
 import { Referral } from './entities/referral.entity.js';
@@ -23,6 +24,7 @@ import { RewardsService } from './rewards.service.js';
   providers: [
     PointsRepository,
     PointsService,
+    PaymentPointsService,
     RewardsService,
     PointsRecordsReader,
     ReferralsRepository,
@@ -30,6 +32,6 @@ import { RewardsService } from './rewards.service.js';
     RewardsSummaryService,
     LoyaltyPort,
   ],
-  exports: [PointsService, LoyaltyPort, ReferralsService],
+  exports: [PointsService, PaymentPointsService, LoyaltyPort, ReferralsService],
 })
 export class RewardsModule {}
