@@ -583,6 +583,38 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       });
     });
 
+    it('refuses as an upgrade a tier in another currency or billed at another interval, changing nothing', async () => {
+      // £10 a month: ¥1,500 is a bigger number, £100 a year a bigger amount; neither is comparable.
+      const yen = await tierOn(w, { amount_cents: 1500, currency: 'JPY' });
+      const yearly = await tierOn(w, { amount_cents: 10_000, billing_interval: 'year' });
+      const { member, id } = await activeMember(w, tier.id);
+      const before = (await getSubscription(w, member.token, id).expect(200)).body;
+      for (const other of [yen, yearly]) {
+        const res = await api(w.t.app)
+          .as(w.admin.token)
+          .post('/admin/subscriptions/upgrade', { subscription_id: id, new_tier: other.name, reason: 'x' })
+          .expect(422);
+        expect(res.body.code).toBe('NOT_AN_UPGRADE');
+      }
+      const after = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(after).toMatchObject({
+        tier: before.tier,
+        amount_cents: 1000,
+        currency: 'GBP',
+        billing_interval: before.billing_interval,
+      });
+      // The next renewal still charges £10.00 for a month.
+      const registration = await registrationOf(w, id);
+      await makeDue(w, id);
+      await runJob(w, 'renewals');
+      expect(
+        w.fakes.gatewayOne
+          .registrationCharges()
+          .filter((c) => c.registrationId === registration)
+          .map((c) => [c.amount, c.currency]),
+      ).toEqual([['10.00', 'GBP']]);
+    });
+
     it('pauses with no credits meanwhile, and resumes on its date with the period extended by the pause', async () => {
       const { member, id } = await activeMember(w, tier.id);
       const before = (await getSubscription(w, member.token, id).expect(200)).body;

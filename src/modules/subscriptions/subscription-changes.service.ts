@@ -23,7 +23,7 @@ import {
   cancelRefusal,
   coolingOffRefund,
   inCoolingOff,
-  isUpgrade,
+  upgradeRefusal,
   MAX_PAUSE_DAYS,
   resumedDates,
 } from './subscriptions.rules.js';
@@ -172,11 +172,8 @@ export class SubscriptionChangesService {
         throw AppException.conflict('NOT_UPGRADABLE', `A ${s.status} membership cannot be upgraded.`);
       const tier = await this.tiers.findForSite(s.site_id, body.new_tier);
       if (!tier || tier.site_id !== s.site_id || !tier.active) throw AppException.notFound('Tier');
-      if (tier.id === s.tier_id || !isUpgrade(s.amount_cents, tier.amount_cents))
-        throw AppException.unprocessable(
-          'NOT_AN_UPGRADE',
-          `${tier.name} does not cost more than the current ${s.amount_cents} a period.`,
-        );
+      const notUpgrade = upgradeRefusal(s, tier);
+      if (notUpgrade) throw AppException.unprocessable('NOT_AN_UPGRADE', notUpgrade);
       const event: HistoryEvent = {
         event: 'upgraded',
         at: new Date().toISOString(),

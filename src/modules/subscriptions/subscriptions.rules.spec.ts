@@ -5,7 +5,7 @@ import {
   coolingOffRefund,
   graceOver,
   inCoolingOff,
-  isUpgrade,
+  upgradeRefusal,
   milestonesDue,
   monthsOf,
   nextRetryAt,
@@ -169,10 +169,31 @@ describe('loyalty milestones', () => {
 });
 
 describe('changes', () => {
-  it('only a dearer tier is an upgrade', () => {
-    expect(isUpgrade(1000, 1500)).toBe(true);
-    expect(isUpgrade(1000, 1000)).toBe(false);
-    expect(isUpgrade(1000, 500)).toBe(false);
+  it('only a dearer tier, in the same currency and billed as often, is an upgrade', () => {
+    const current = {
+      tier_id: 'bronze',
+      amount_cents: 1000,
+      currency: 'GBP',
+      billing_interval: 'month' as const,
+    };
+    const tier = {
+      id: 'silver',
+      name: 'Silver',
+      amount_cents: 1500,
+      currency: 'GBP',
+      billing_interval: 'month' as const,
+    };
+    expect(upgradeRefusal(current, tier)).toBeNull();
+    expect(upgradeRefusal(current, { ...tier, amount_cents: 1000 })).toMatch(/does not cost more/);
+    expect(upgradeRefusal(current, { ...tier, amount_cents: 500 })).toMatch(/does not cost more/);
+    expect(upgradeRefusal(current, { ...tier, id: 'bronze' })).toMatch(/current tier/);
+    // Not comparable: another currency, or another billing interval (£100 a year is not more than £10 a month).
+    expect(upgradeRefusal(current, { ...tier, currency: 'JPY', amount_cents: 1500 })).toMatch(
+      /priced in JPY/,
+    );
+    expect(upgradeRefusal(current, { ...tier, billing_interval: 'year', amount_cents: 10000 })).toMatch(
+      /billed every year/,
+    );
   });
 
   it('refuses to cancel what is over, and to end again what is already ending', () => {

@@ -203,9 +203,30 @@ export function monthsOf(interval: BillingInterval): number {
   return interval === 'year' ? 12 : 1;
 }
 
-/** An upgrade moves to a tier that costs more (per period) than the current amount. */
-export function isUpgrade(currentAmountCents: number, tierAmountCents: number): boolean {
-  return tierAmountCents > currentAmountCents;
+/**
+ * Why a move to `tier` is not an upgrade, or null when it is: another tier that costs more per period, in the
+ * same currency and billed at the same interval. Amounts in two currencies cannot be compared, and a move
+ * between monthly and yearly billing would change what the period already paid for buys (its length, its
+ * credits): both are a cancellation and a new membership, not an upgrade.
+ */
+export function upgradeRefusal(
+  current: { tier_id: string; amount_cents: number; currency: string; billing_interval: BillingInterval },
+  tier: {
+    id: string;
+    name: string;
+    amount_cents: number;
+    currency: string;
+    billing_interval: BillingInterval;
+  },
+): string | null {
+  if (tier.id === current.tier_id) return `${tier.name} is the current tier.`;
+  if (tier.currency !== current.currency)
+    return `${tier.name} is priced in ${tier.currency}, the membership in ${current.currency}.`;
+  if (tier.billing_interval !== current.billing_interval)
+    return `${tier.name} is billed every ${tier.billing_interval}, the membership every ${current.billing_interval}.`;
+  if (tier.amount_cents <= current.amount_cents)
+    return `${tier.name} does not cost more than the current ${current.amount_cents} a period.`;
+  return null;
 }
 
 /** Whether a subscription may be cancelled now: 409 for one already over (or already ending). */
