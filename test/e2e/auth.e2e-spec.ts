@@ -360,4 +360,29 @@ describe('accounts: register, sign in, sessions', () => {
       await api(t.app).post('/auth/magic-link/verify', { token }).expect(401);
     });
   });
+
+  describe('links into staff accounts', () => {
+    it('never pass through the mail route a site’s admin controls: an admin cannot sign in as a superadmin', async () => {
+      const own = await makeSite(t);
+      const root = await makeUser(t, own, { role: 'superadmin' });
+      const peer = await makeUser(t, own, { role: 'admin' });
+      const member = await makeUser(t, own);
+      const admin = await makeUser(t, own, { role: 'admin' });
+      const as = api(t.app).as(admin.token);
+      // The site's admin routes the site's mail to the outbox it reads, then asks for links into other accounts.
+      await as.put(`/admin/site-configs/${own}`, { email_provider: 'log' }).expect(200);
+      await api(t.app).post('/auth/password-reset', { email: root.email, site_id: own }).expect(200);
+      await api(t.app).post('/auth/magic-link', { email: peer.email, site_id: own }).expect(200);
+      await api(t.app).post('/auth/password-reset', { email: member.email, site_id: own }).expect(200);
+      await t.drain();
+
+      const outbox = (await as.get('/admin/outbox').expect(200)).body as Array<{ to: string; kind: string }>;
+      // A member's mail follows the site's route, as the site chose; the staff's links are not there.
+      expect(outbox.map((m) => [m.to, m.kind])).toEqual([[member.email, 'password_reset']]);
+      // They went through the service's own transport, to their owners.
+      const rootLink = linkToken(t.smtp.to(root.email)[0], 'reset-password');
+      expect(rootLink).toMatch(/\S+/);
+      expect(t.smtp.to(peer.email).map((m) => m.headers['x-mail-kind'])).toEqual(['magic_link']);
+    });
+  });
 });

@@ -32,6 +32,20 @@ describe('mail: the log transport keeps messages in the outbox', () => {
     ]);
   });
 
+  it('keeps a link into a staff account out of the site’s outbox, on the server’s disk only', async () => {
+    const site = await makeSite(t);
+    const admin = await makeUser(t, site, { role: 'admin' });
+    await api(t.app).post('/auth/password-reset', { email: admin.email, site_id: site }).expect(200);
+    await t.drain();
+    expect(() => readdirSync(join(t.config.dataDir, 'outbox', site))).toThrow();
+    expect((await api(t.app).as(admin.token).get('/admin/outbox').expect(200)).body).toEqual([]);
+    const staff = join(t.config.dataDir, 'outbox-staff');
+    const mine = readdirSync(staff).filter((f) =>
+      readFileSync(join(staff, f), 'utf8').includes(`To: ${admin.email}`),
+    );
+    expect(mine).toHaveLength(1);
+  });
+
   it('sends nothing when the request changed nothing (unknown account)', async () => {
     const site = await makeSite(t);
     await api(t.app).post('/auth/password-reset', { email: 'nobody@example.com', site_id: site }).expect(200);

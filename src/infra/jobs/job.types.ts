@@ -8,6 +8,8 @@ export interface JobMap {
     to: string;
     user_id?: string | null;
     variables: Record<string, string | number | boolean | null>;
+    /** A link into a staff account (admin, superadmin): sent only through the service's own transport. */
+    staff_access?: boolean;
   };
   /** Purges expired Idempotency-Key rows (scheduled hourly). */
   'idempotency.cleanup': Record<string, never>;

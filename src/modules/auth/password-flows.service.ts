@@ -59,7 +59,8 @@ export class PasswordFlowsService {
    * password-set link inside the caller's transaction and answers it for the caller's own e-mail.
    */
   passwordSetLink(user: Pick<User, 'id' | 'site_id'>, manager: EntityManager): Promise<string> {
-    return this.createLink('password_set', user, manager);
+    // Such accounts are made as members ('user'): the link travels in the site's own purchase or welcome mail.
+    return this.createLink('password_set', { ...user, role: 'user' }, manager);
   }
 
   /** Endpoint 1: a reset or set token and a new password; activates the account and ends other sessions. */
@@ -157,7 +158,7 @@ export class PasswordFlowsService {
   /** Stores the token's hash and, when `mailTo` is given, e-mails the link in the same transaction. */
   private async createLink(
     purpose: OneTimePurpose,
-    user: Pick<User, 'id' | 'site_id'>,
+    user: Pick<User, 'id' | 'site_id' | 'role'>,
     manager: EntityManager,
     mailTo?: string,
   ): Promise<string> {
@@ -182,6 +183,7 @@ export class PasswordFlowsService {
           to: mailTo,
           userId: user.id,
           variables: { link: url, expires_minutes: link.minutes },
+          staffAccess: user.role !== 'user',
         },
         manager,
       );

@@ -20,6 +20,12 @@ export interface MailRequest {
   userId?: string | null;
   /** The kind's variables (templates/templates.ts), plus a raffle's `mailer_email_params` for branding. */
   variables: MailVariables;
+  /**
+   * A link into a staff account (admin, superadmin). A site's admin chooses the site's mail route (its SMTP
+   * server, the outbox it reads): such a link must not pass through it, or a site's admin could sign in as
+   * a superadmin. It goes through the service's own transport only.
+   */
+  staffAccess?: boolean;
 }
 
 type MailJob = JobMap['mail.send'];
@@ -56,6 +62,7 @@ export class MailService implements OnModuleInit {
         to: request.to,
         user_id: request.userId ?? null,
         variables: request.variables,
+        ...(request.staffAccess ? { staff_access: true } : {}),
       },
       { manager },
     );
@@ -89,7 +96,7 @@ export class MailService implements OnModuleInit {
     const site = await this.sites.findBySiteId(data.site_id);
     const links = siteLinkBase(site, data.site_id, this.config);
     const vars = mailVariables(site, data.site_id, data.variables, links, new Date());
-    const route = mailRouteOf(site);
+    const route = data.staff_access ? 'default' : mailRouteOf(site);
     if (route === 'mailer') {
       if (!site) throw new Error(`site ${data.site_id} is gone`);
       return this.mailer.send(site, data.kind, data.to, vars);
@@ -99,8 +106,9 @@ export class MailService implements OnModuleInit {
       siteId: data.site_id,
       to: data.to,
       sender: senderOf(site, vars, this.config.mailFrom),
-      bcc: bccFor(data.kind, site),
+      bcc: data.staff_access ? null : bccFor(data.kind, site),
       rendered: renderMail(data.kind, vars),
+      staffAccess: data.staff_access === true,
     });
   }
 

@@ -18,6 +18,16 @@ function siteDir(dataDir: string, siteId: string): string {
   return join(dataDir, 'outbox', siteId.replace(/[^a-z0-9_-]/gi, '_'));
 }
 
+/**
+ * Where the `log` transport keeps links into staff accounts: outside every site's folder, so no site's admin
+ * can read them through the outbox routes (they are read on the server's disk).
+ */
+export const STAFF_OUTBOX = Symbol('staff outbox');
+
+function folderOf(dataDir: string, owner: string | typeof STAFF_OUTBOX): string {
+  return owner === STAFF_OUTBOX ? join(dataDir, 'outbox-staff') : siteDir(dataDir, owner);
+}
+
 export function isOutboxId(id: string): boolean {
   return FILE_NAME.test(id);
 }
@@ -25,11 +35,11 @@ export function isOutboxId(id: string): boolean {
 /** Where the `log` transport keeps messages: `<DATA_DIR>/outbox/<site_id>/<name>.eml`. */
 export async function writeToOutbox(
   dataDir: string,
-  siteId: string,
+  owner: string | typeof STAFF_OUTBOX,
   kind: string,
   raw: Buffer,
 ): Promise<string> {
-  const dir = siteDir(dataDir, siteId);
+  const dir = folderOf(dataDir, owner);
   await mkdir(dir, { recursive: true });
   const time = new Date().toISOString().replace(/[:.]/g, '-');
   const sequence = process.hrtime.bigint().toString().padStart(20, '0');

@@ -7,7 +7,7 @@ import { SitesService } from '#app/modules/sites/sites.service.js';
 import { isLogTransport, OUTBOX_TRANSPORTER, siteSmtpOptions } from './mail-transport.js';
 import type { MailRoute, Sender } from './mail.rules.js';
 import type { MailKind, RenderedMail } from './mail.types.js';
-import { writeToOutbox } from './outbox.js';
+import { STAFF_OUTBOX, writeToOutbox } from './outbox.js';
 
 export interface SmtpMessage {
   kind: MailKind;
@@ -16,6 +16,8 @@ export interface SmtpMessage {
   sender: Sender;
   bcc: string | null;
   rendered: RenderedMail;
+  /** A link into a staff account: the outbox keeps it out of the site's folder. */
+  staffAccess?: boolean;
 }
 
 /**
@@ -55,7 +57,12 @@ export class SmtpDelivery {
       headers: { 'X-Mail-Kind': message.kind, 'X-Site-Id': message.siteId },
     })) as { message?: Buffer; messageId?: string };
     if (toOutbox && Buffer.isBuffer(info.message)) {
-      await writeToOutbox(this.config.dataDir, message.siteId, message.kind, info.message);
+      await writeToOutbox(
+        this.config.dataDir,
+        message.staffAccess ? STAFF_OUTBOX : message.siteId,
+        message.kind,
+        info.message,
+      );
     }
     return info.messageId ?? null;
   }
