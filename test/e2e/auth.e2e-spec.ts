@@ -104,6 +104,14 @@ describe('accounts: register, sign in, sessions', () => {
       await register({ date_of_birth: '1990-05-17' }).expect(201);
     });
 
+    it('takes a date of birth as a calendar date only: a timestamp is a 400, not a way past the age check', async () => {
+      const email = `fifteen-${uid()}@example.com`;
+      const fifteen = `${new Date().getUTCFullYear() - 15}-06-15T00:00:00.000Z`; // a date picker's toISOString()
+      const res = await register({ email, date_of_birth: fifteen }).expect(400);
+      expect(res.body.errors.map((e: { field: string }) => e.field)).toEqual(['date_of_birth']);
+      expect(await t.db.query(`SELECT id FROM users WHERE email = $1`, [email])).toEqual([]);
+    });
+
     it('requires consent to data processing', async () => {
       const res = await register({ data_processing_consent: false }).expect(422);
       expect(res.body.code).toBe('CONSENT_REQUIRED');

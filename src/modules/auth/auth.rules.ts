@@ -30,7 +30,10 @@ export function minutesFrom(now: Date, minutes: number): Date {
 
 /** Under 18 on `now`, from a YYYY-MM-DD date of birth. */
 export function isUnder18(dateOfBirth: string, now: Date): boolean {
-  const [y, m, d] = dateOfBirth.split('-').map(Number);
+  const date = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dateOfBirth);
+  // A date that cannot be read proves no age: refused as under 18 rather than let through.
+  if (!date) return true;
+  const [y, m, d] = date.slice(1).map(Number);
   const eighteenth = Date.UTC(y + 18, m - 1, d);
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   return today < eighteenth;

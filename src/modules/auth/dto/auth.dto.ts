@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsDateString } from 'class-validator';
+import { IsDateString, Matches } from 'class-validator';
 import { Bool, Email, Line, NotNull, Str } from '#app/common/validation/fields.js';
 import { Prop } from '#app/common/validation/fields.js';
 import { UserDto } from '#app/modules/users/dto/user.dto.js';
@@ -33,6 +33,8 @@ export class RegisterDto {
   age_confirmed?: boolean;
   @NotNull()
   @IsDateString({ strict: true }, { message: 'date_of_birth must be a date (YYYY-MM-DD)' })
+  // A calendar date only: IsDateString also takes a timestamp ("2011-06-15T00:00:00Z"), a date picker's default.
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'date_of_birth must be a date (YYYY-MM-DD)' })
   @ApiProperty({ required: false, type: String, format: 'date', example: '1990-05-17' })
   date_of_birth?: string;
 }
