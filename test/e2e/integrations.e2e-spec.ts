@@ -139,6 +139,36 @@ describe('contact list and analytics kept in step through outages (issue 14)', (
     expect(contacts.contacts.has(email)).toBe(false);
   });
 
+  it('a removal retried after the member opted back in leaves them on the contact list', async () => {
+    const email = `reconsent-${randomBytes(3).toString('hex')}@example.com`;
+    const { access_token, user } = await register(email);
+    await w.t.drain();
+    expect(contacts.contacts.has(email)).toBe(true);
+    // Withdrawn while the contact list is down: the removal waits for its retry.
+    contacts.goDown();
+    await api(w.t.app).as(access_token).put('/users/profile', { marketing_consent: false }).expect(200);
+    await w.t.drain();
+    const [removal] = await w.t.db.query<Array<{ id: string }>>(
+      `SELECT id FROM pgboss.job WHERE name = 'integrations.deliver' AND state = 'retry'
+          AND data->>'kind' = 'contact_remove' AND data->>'user_id' = $1`,
+      [user.id],
+    );
+    expect(removal).toBeDefined();
+    // Back up; the member opts in again and is on the list at once.
+    contacts.comeUp();
+    await api(w.t.app).as(access_token).put('/users/profile', { marketing_consent: true }).expect(200);
+    await w.t.drain();
+    expect(contacts.contacts.has(email)).toBe(true);
+    // The stale removal comes due afterwards and must not undo the member's current choice.
+    await makeDue(w.t, removal.id);
+    await w.t.drain();
+    expect(contacts.contacts.has(email)).toBe(true);
+    const [job] = await w.t.db.query<Array<{ state: string }>>(`SELECT state FROM pgboss.job WHERE id = $1`, [
+      removal.id,
+    ]);
+    expect(job.state).toBe('completed');
+  });
+
   it('a delivery that fails every retry is a dead letter admins see and send again, once', async () => {
     contacts.goDown();
     const email = `dead-${randomBytes(3).toString('hex')}@example.com`;

@@ -46,7 +46,16 @@ export class DeliverJob implements OnModuleInit {
     if (!key) return;
     if (data.kind !== 'marketing_identify' && !this.api.contactsConfigured) return;
     if (data.kind === 'contact_remove') {
-      if (data.email) await this.api.removeContact(key, data.email);
+      if (!data.email) return;
+      // A removal retried after an outage may be older than the member's latest choice: the address comes
+      // off only if no live account of it on the site accepts marketing now (the job carries the address,
+      // as a deleted account's row no longer has it).
+      const current = await this.accounts.findByEmail(data.site_id, data.email);
+      if (current?.marketing_consent) {
+        this.logger.debug({ user_id: current.id }, 'marketing consent given again: contact kept');
+        return;
+      }
+      await this.api.removeContact(key, data.email);
       return;
     }
     const user = await this.accounts.findById(data.user_id);
