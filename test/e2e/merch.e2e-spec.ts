@@ -300,6 +300,88 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       expect(o.fulfilment_order_id).toBe(w.fulfilment.byReference(o.id as string)!.id);
     });
 
+    async function submitJobs(orderId: string) {
+      return w.t.db.query<Array<{ id: string; state: string; later: boolean }>>(
+        `SELECT id, state, start_after > now() + interval '10 minutes' AS later FROM pgboss.job
+          WHERE name = 'merch.submit' AND data->>'merch_order_id' = $1 ORDER BY created_on`,
+        [orderId],
+      );
+    }
+
+    it('keeps an order the provider may have made when the last attempt’s answer is lost, and learns it later: no refund', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer);
+      w.fulfilment.setLatency(1_500); // made at the provider; every answer comes after our 1 s timeout
+      await payCheckout(w, created.checkout_id);
+      const [first] = await submitJobs(created.merch_order.id);
+      await makeDue(w.t, first.id, true); // the last attempt: its answer is lost too
+      await w.t.drain();
+      const made = w.fulfilment.byReference(created.merch_order.id)!;
+      expect(w.fulfilment.created.filter((c) => c.merchantReference === created.merch_order.id)).toHaveLength(
+        1,
+      );
+      const kept = await adminOrder(w, created.merch_order.id);
+      expect({ stage: kept.status_stage, payment: await paymentStatus(kept.payment_id as string) }).toEqual({
+        stage: 'awaiting_payment',
+        payment: 'succeeded',
+      });
+      // Sent again later (not at once), with the same idempotencyKey: the provider answers with its order.
+      const [, again] = await submitJobs(created.merch_order.id);
+      expect(again).toMatchObject({ state: 'created', later: true });
+      w.fulfilment.setLatency(0);
+      await makeDue(w.t, again.id);
+      await w.t.drain();
+      const o = await adminOrder(w, created.merch_order.id);
+      expect({ stage: o.status_stage, fulfilment: o.fulfilment_order_id }).toEqual({
+        stage: 'submitted',
+        fulfilment: made.id,
+      });
+      expect(await paymentStatus(o.payment_id as string)).toBe('succeeded');
+      expect(w.fulfilment.created.filter((c) => c.merchantReference === o.id)).toHaveLength(1);
+      const keys = new Set(
+        w.fulfilment.requests
+          .filter((r) => r.method === 'POST')
+          .map((r) => (r.body as { idempotencyKey: string }).idempotencyKey),
+      );
+      expect(keys).toEqual(new Set([made.idempotencyKey]));
+    });
+
+    it('keeps an order whose answer was lost even when the last attempt then finds the provider down', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer);
+      w.fulfilment.setLatency(1_500); // the first attempt makes the order and loses the answer
+      await payCheckout(w, created.checkout_id);
+      w.fulfilment.setLatency(0);
+      w.fulfilment.goDown(); // the last attempt is turned away (503): it did nothing, but the first did
+      const [first] = await submitJobs(created.merch_order.id);
+      await makeDue(w.t, first.id, true);
+      await w.t.drain();
+      const o = await adminOrder(w, created.merch_order.id);
+      expect({ stage: o.status_stage, payment: await paymentStatus(o.payment_id as string) }).toEqual({
+        stage: 'awaiting_payment',
+        payment: 'succeeded',
+      });
+      expect((await submitJobs(created.merch_order.id))[1]).toMatchObject({ state: 'created', later: true });
+    });
+
+    it('fails and refunds an order the provider never received through the last attempt (an outage)', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer);
+      w.fulfilment.goDown(); // 503: turned away before any work, every time
+      await payCheckout(w, created.checkout_id);
+      const [first] = await submitJobs(created.merch_order.id);
+      await makeDue(w.t, first.id, true);
+      await w.t.drain();
+      await w.t.drain();
+      const o = await adminOrder(w, created.merch_order.id);
+      expect({ stage: o.status_stage, payment: await paymentStatus(o.payment_id as string) }).toEqual({
+        stage: 'failed',
+        payment: 'refunded',
+      });
+      expect(await submitJobs(created.merch_order.id)).toHaveLength(1);
+      expect(w.fulfilment.byReference(created.merch_order.id)).toBeUndefined();
+    });
+
     it('states a line’s cost in its currency’s own digits, as the gateway is asked for it', async () => {
       const yen = await productOn(w, { currency: 'JPY', amount_cents: 1500, sku: 'JP-TEE' }); // ¥1,500
       const buyer = await makeUser(w.t, w.site);

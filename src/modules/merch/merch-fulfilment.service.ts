@@ -8,10 +8,16 @@ import { ProviderError } from '#app/infra/providers/provider-error.js';
 import { PurposeOrdersService } from '#app/modules/payments/purpose-orders.service.js';
 import type { MerchOrder, StatusStage } from './entities/merch-order.entity.js';
 import { MerchRepository } from './merch.repository.js';
-import { assetList, isFinal, nextStage, refundsOn, stageOf } from './merch.rules.js';
+import { afterSubmitFailure, assetList, isFinal, nextStage, refundsOn, stageOf } from './merch.rules.js';
 
 /** The least a callback token may be (DESIGN §7): anything shorter is not one of ours. */
 const MIN_TOKEN = 16;
+
+/**
+ * How long an order the provider may hold waits before it is sent again, once a job's attempts are spent
+ * (seconds): the provider is then given a new round of attempts rather than the buyer a refund.
+ */
+const RESUBMIT_AFTER_S = 60 * 60;
 
 const recorded = (remote: FulfilmentOrder): Partial<MerchOrder> => ({
   charges: remote.charges,
@@ -82,13 +88,9 @@ export class MerchFulfilmentService {
         })),
       });
     } catch (error) {
-      // Refused outright (or still unreachable at the last attempt): the order failed, the buyer is refunded.
-      if (error instanceof ProviderError && (error.kind === 'rejected' || lastAttempt)) {
-        this.logger.warn({ merch_order_id: order.id, err: error.message }, 'fulfilment refused the order');
-        await this.move(order, 'failed', { status_details: { error: error.message } });
-        return;
-      }
-      throw error;
+      if (!(error instanceof ProviderError)) throw error;
+      await this.failedAttempt(order, error, lastAttempt);
+      return;
     }
     await this.tx.run(() =>
       this.merch.moveOrder(order.id, ['awaiting_payment'], {
@@ -98,6 +100,49 @@ export class MerchFulfilmentService {
         metadata: { ...order.metadata, submitted_at: new Date().toISOString(), outcome: created.outcome },
       }),
     );
+  }
+
+  /**
+   * An attempt that got no order back. Refused, or never processed on any attempt: the order failed and the
+   * buyer is refunded. An attempt the provider may have acted on (a lost answer) is noted on the order, so
+   * that a later attempt's plain outage cannot refund an order made meanwhile; when the last attempt ends
+   * so, the order keeps waiting and a new job sends it again later with the same idempotencyKey.
+   */
+  private async failedAttempt(order: MerchOrder, error: ProviderError, lastAttempt: boolean): Promise<void> {
+    const then = afterSubmitFailure({
+      refused: error.kind === 'rejected',
+      mayHaveActed: error.mayHaveActed,
+      lastAttempt,
+      earlierMayHaveActed: Boolean(order.metadata.answer_lost_at),
+    });
+    if (then === 'fail') {
+      this.logger.warn({ merch_order_id: order.id, err: error.message }, 'fulfilment refused the order');
+      await this.move(order, 'failed', { status_details: { error: error.message } });
+      return;
+    }
+    const noted = { metadata: { ...order.metadata, answer_lost_at: new Date().toISOString() } };
+    if (then === 'retry') {
+      if (error.mayHaveActed && !order.metadata.answer_lost_at)
+        await this.merch.moveOrder(order.id, ['awaiting_payment'], noted);
+      throw error;
+    }
+    this.logger.warn(
+      { merch_order_id: order.id, err: error.message },
+      'fulfilment may hold the order: kept, sent again later',
+    );
+    await this.tx.run(async () => {
+      const waiting = await this.merch.moveOrder(
+        order.id,
+        ['awaiting_payment'],
+        order.metadata.answer_lost_at ? { metadata: order.metadata } : noted,
+      );
+      if (waiting)
+        await this.jobs.enqueue(
+          'merch.submit',
+          { merch_order_id: order.id },
+          { singletonKey: `merch-submit:${order.id}`, startAfter: RESUBMIT_AFTER_S },
+        );
+    });
   }
 
   /** `POST /merch/fulfilment/callback/{token}`: a hint; the re-read runs in a job. */

@@ -1,4 +1,5 @@
 import {
+  afterSubmitFailure,
   assetList,
   byProviderId,
   missingShipping,
@@ -115,5 +116,34 @@ describe('merch rules', () => {
     });
     expect(byProviderId([])).toEqual({});
     expect(byProviderId(null)).toEqual({});
+  });
+  describe('after a submission attempt that got no order back', () => {
+    const attempt = (over: Partial<Parameters<typeof afterSubmitFailure>[0]>) =>
+      afterSubmitFailure({
+        refused: false,
+        mayHaveActed: false,
+        lastAttempt: false,
+        earlierMayHaveActed: false,
+        ...over,
+      });
+
+    it('fails a refused order at once, whatever came before', () => {
+      expect(attempt({ refused: true })).toBe('fail');
+      expect(attempt({ refused: true, earlierMayHaveActed: true })).toBe('fail');
+    });
+
+    it('leaves an attempt before the last to the job’s back-off', () => {
+      expect(attempt({ mayHaveActed: true })).toBe('retry');
+      expect(attempt({})).toBe('retry');
+    });
+
+    it('never fails an order the provider may have made: it is sent again later', () => {
+      expect(attempt({ lastAttempt: true, mayHaveActed: true })).toBe('later');
+      expect(attempt({ lastAttempt: true, earlierMayHaveActed: true })).toBe('later');
+    });
+
+    it('fails an order whose every attempt provably never reached the provider', () => {
+      expect(attempt({ lastAttempt: true })).toBe('fail');
+    });
   });
 });

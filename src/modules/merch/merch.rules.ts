@@ -80,6 +80,24 @@ export function nextStage(current: StatusStage, target: StatusStage | null): Sta
   return RANK[target] > RANK[current] ? target : null;
 }
 
+/**
+ * What a submission attempt that got no order back leads to. `fail` (the order fails and is refunded):
+ * the provider refused it, or the last attempt was provably never processed and no earlier one may have
+ * been either. `retry`: the job's own back-off. `later`: the last attempt ended and the provider may hold
+ * the order (made under our idempotencyKey while its answer was lost), so it is neither failed nor refunded:
+ * the order waits and is sent again later with the same key, which the provider answers with the order.
+ */
+export function afterSubmitFailure(attempt: {
+  refused: boolean;
+  mayHaveActed: boolean;
+  lastAttempt: boolean;
+  earlierMayHaveActed: boolean;
+}): 'fail' | 'retry' | 'later' {
+  if (attempt.refused) return 'fail';
+  if (!attempt.lastAttempt) return 'retry';
+  return attempt.mayHaveActed || attempt.earlierMayHaveActed ? 'later' : 'fail';
+}
+
 /** A cancelled or failed order gives the buyer's money back. */
 export const refundsOn = (stage: StatusStage): boolean => stage === 'cancelled' || stage === 'failed';
 
