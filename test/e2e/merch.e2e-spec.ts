@@ -382,6 +382,64 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       expect(w.fulfilment.byReference(created.merch_order.id)).toBeUndefined();
     });
 
+    it('refunds an order the provider cancelled while our submission’s answer was lost, its callback come before we knew it', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer);
+      w.fulfilment.setLatency(1_500); // made at the provider; the answer comes after our 1 s timeout
+      await payCheckout(w, created.checkout_id);
+      w.fulfilment.setLatency(0);
+      const made = w.fulfilment.byReference(created.merch_order.id)!;
+      // The provider cancels it (an asset it cannot print) and calls back at once.
+      w.fulfilment.setStage(made.id, 'Cancelled');
+      await callback(made.id);
+      expect((await adminOrder(w, created.merch_order.id)).status_stage).toBe('awaiting_payment');
+      // Our retry learns the order (AlreadyExists), and the provider's record says Cancelled.
+      const [job] = await submitJobs(created.merch_order.id);
+      await makeDue(w.t, job.id);
+      await w.t.drain();
+      await w.t.drain();
+      const o = await adminOrder(w, created.merch_order.id);
+      expect({
+        stage: o.status_stage,
+        fulfilment: o.fulfilment_order_id,
+        payment: await paymentStatus(o.payment_id as string),
+      }).toEqual({ stage: 'cancelled', fulfilment: made.id, payment: 'refunded' });
+      const refunds = await w.t.db.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
+        [o.payment_id],
+      );
+      expect(refunds[0].n).toBe(1);
+    });
+
+    it('re-reads a callback that came before the order was known, once its id is', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer);
+      w.fulfilment.setLatency(1_500);
+      await payCheckout(w, created.checkout_id);
+      w.fulfilment.setLatency(0);
+      const made = w.fulfilment.byReference(created.merch_order.id)!;
+      await callback(made.id); // still InProgress: nothing to apply, and nothing known to re-read yet
+      const [sync] = await w.t.db.query<Array<{ id: string; state: string }>>(
+        `SELECT id, state FROM pgboss.job WHERE name = 'merch.sync' AND data->>'merch_order_id' = $1`,
+        [created.merch_order.id],
+      );
+      expect(sync.state).toBe('retry');
+      const [job] = await submitJobs(created.merch_order.id);
+      await makeDue(w.t, job.id);
+      await w.t.drain();
+      expect((await adminOrder(w, created.merch_order.id)).status_stage).toBe('submitted');
+      // Cancelled after our retry's answer, its callback's re-read having been the early one: still refunded.
+      w.fulfilment.setStage(made.id, 'Cancelled');
+      await makeDue(w.t, sync.id);
+      await w.t.drain();
+      await w.t.drain();
+      const o = await adminOrder(w, created.merch_order.id);
+      expect({ stage: o.status_stage, payment: await paymentStatus(o.payment_id as string) }).toEqual({
+        stage: 'cancelled',
+        payment: 'refunded',
+      });
+    });
+
     it('states a line’s cost in its currency’s own digits, as the gateway is asked for it', async () => {
       const yen = await productOn(w, { currency: 'JPY', amount_cents: 1500, sku: 'JP-TEE' }); // ¥1,500
       const buyer = await makeUser(w.t, w.site);

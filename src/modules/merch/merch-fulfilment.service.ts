@@ -8,7 +8,15 @@ import { ProviderError } from '#app/infra/providers/provider-error.js';
 import { PurposeOrdersService } from '#app/modules/payments/purpose-orders.service.js';
 import type { MerchOrder, StatusStage } from './entities/merch-order.entity.js';
 import { MerchRepository } from './merch.repository.js';
-import { afterSubmitFailure, assetList, isFinal, nextStage, refundsOn, stageOf } from './merch.rules.js';
+import {
+  afterSubmitFailure,
+  assetList,
+  isFinal,
+  nextStage,
+  refundsOn,
+  stageOf,
+  stageOnSubmit,
+} from './merch.rules.js';
 
 /** The least a callback token may be (DESIGN §7): anything shorter is not one of ours. */
 const MIN_TOKEN = 16;
@@ -92,14 +100,13 @@ export class MerchFulfilmentService {
       await this.failedAttempt(order, error, lastAttempt);
       return;
     }
-    await this.tx.run(() =>
-      this.merch.moveOrder(order.id, ['awaiting_payment'], {
-        ...recorded(created.order),
-        fulfilment_order_id: created.order.id,
-        status_stage: 'submitted',
-        metadata: { ...order.metadata, submitted_at: new Date().toISOString(), outcome: created.outcome },
-      }),
-    );
+    // The answer is the provider's record: an order it cancelled while our answer was lost ends (and is
+    // refunded) here, in the same compare-and-set, since its callbacks came before we knew its id.
+    await this.move(order, stageOnSubmit(created.order.stage), {
+      ...recorded(created.order),
+      fulfilment_order_id: created.order.id,
+      metadata: { ...order.metadata, submitted_at: new Date().toISOString(), outcome: created.outcome },
+    });
   }
 
   /**
@@ -156,7 +163,14 @@ export class MerchFulfilmentService {
   /** The `merch.sync` job: the provider's own record decides. */
   async sync(orderId: string): Promise<void> {
     const order = await this.merch.findOrder(orderId);
-    if (!order?.fulfilment_order_id || isFinal(order.status_stage)) return;
+    if (!order || isFinal(order.status_stage)) return;
+    if (!order.fulfilment_order_id) {
+      // A callback that came before our submission's answer was recorded: re-read once the order's id is
+      // known (the queue's back-off), rather than drop the news.
+      if (order.status_stage === 'awaiting_payment')
+        throw new Error(`merch order ${order.id} not yet submitted: re-read later`);
+      return;
+    }
     const remote = await this.provider.getOrder(order.fulfilment_order_id);
     const target = nextStage(order.status_stage, stageOf(remote.stage));
     if (!target) {

@@ -7,6 +7,7 @@ import {
   priceOrder,
   refundsOn,
   stageOf,
+  stageOnSubmit,
 } from './merch.rules.js';
 
 const product = (id: string, amount_cents: number, currency = 'GBP', active = true) => ({
@@ -145,5 +146,12 @@ describe('merch rules', () => {
     it('fails an order whose every attempt provably never reached the provider', () => {
       expect(attempt({ lastAttempt: true })).toBe('fail');
     });
+  });
+  it('takes a final stage from the provider’s answer to a submission, and is submitted otherwise', () => {
+    expect(stageOnSubmit('InProgress')).toBe('submitted');
+    expect(stageOnSubmit('Unknown')).toBe('submitted');
+    expect(stageOnSubmit('Cancelled')).toBe('cancelled');
+    expect(stageOnSubmit('Failed')).toBe('failed');
+    expect(stageOnSubmit('Complete')).toBe('complete');
   });
 });

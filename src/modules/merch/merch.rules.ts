@@ -98,6 +98,18 @@ export function afterSubmitFailure(attempt: {
   return attempt.mayHaveActed || attempt.earlierMayHaveActed ? 'later' : 'fail';
 }
 
+/**
+ * Our stage once the provider answered a submission with its order (`Created`, or `AlreadyExists` after a
+ * lost answer). A final stage there is news (the order was cancelled or finished while we did not know its
+ * id, so its callbacks found nothing to re-read) and is applied as a callback's would be; anything else is
+ * `submitted` (DESIGN §7: after the first send the stage is `submitted`; the provider starts every order
+ * `InProgress`).
+ */
+export function stageOnSubmit(providerStage: string): StatusStage {
+  const theirs = stageOf(providerStage);
+  return theirs && isFinal(theirs) ? theirs : 'submitted';
+}
+
 /** A cancelled or failed order gives the buyer's money back. */
 export const refundsOn = (stage: StatusStage): boolean => stage === 'cancelled' || stage === 'failed';
 
