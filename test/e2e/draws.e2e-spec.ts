@@ -10,7 +10,7 @@ import { api } from '../support/api';
 import { makeUser, type MadeUser } from '../support/factories';
 import { mailJobsTo } from '../support/mail';
 import { type MembershipWorld, runJob, withRoot } from '../support/memberships';
-import { raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
+import { confirm, orderAsUser, raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
 
 /**
  * DESIGN §6 "Draw", written again here from the text alone (never the service's own functions): the
@@ -319,6 +319,85 @@ describe('draws anyone can verify (issue 13)', () => {
     expect(proof.ticket_list_hash).toBe(sha256(await csvOf(id)));
     const raffle = (await api(w.t.app).get(`/raffles/${id}`).expect(200)).body as Record<string, unknown>;
     expect(raffle).toMatchObject({ closed: true, is_drawn: false, can_join: false });
+  });
+
+  describe('a paid entry refunded whole', () => {
+    /** `quantity` tickets bought and paid for by `buyer`; answers the order's and the entry's ids. */
+    const bought = async (raffleId: string, itemId: string, buyer: MadeUser, quantity: number) => {
+      const order = await orderAsUser(w, buyer.token, itemId, { quantity });
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      await confirm(w, order.order_id).expect(200);
+      const [entry] = await w.t.db.query<Array<{ id: string }>>(
+        `SELECT id FROM raffle_entries WHERE raffle_id = $1 AND payment_transaction_id = $2`,
+        [raffleId, order.order_id],
+      );
+      return { orderId: order.order_id, entryId: entry.id };
+    };
+    const refund = (orderId: string) =>
+      admin()
+        .post(`/admin/payments/${orderId}/refund`, { reason: 'Customer asked for the money back' })
+        .expect(200)
+        .expect((r) => expect(r.body.status).toBe('refunded'));
+    const entriesOf = (csv: string) =>
+      csv
+        .split('\n')
+        .slice(1)
+        .filter(Boolean)
+        .map((l) => l.split(',')[2]);
+
+    it('before the close is left out of the ticket list and can never be drawn; the buyer may enter again', async () => {
+      const r = await raffleOn(w, { total_entries_available: 100, max_entries: 40 });
+      const [buyer, other, last] = [
+        await member('Fay', 'Kent'),
+        await member('Gus', 'Devon'),
+        await member('Hal', 'Fife'),
+      ];
+      await postal(r.id, other, 2);
+      const refunded = await bought(r.id, r.item_id, buyer, 40);
+      const standing = (await postal(r.id, last, 1)).body.id as string;
+      await refund(refunded.orderId);
+      // All of their money is back, so their 40 tickets leave the draw, and their cap is theirs again.
+      const again = await bought(r.id, r.item_id, buyer, 40);
+      const raffle = (await api(w.t.app).get(`/raffles/${r.id}`).expect(200)).body as Record<string, number>;
+      // The refunded range is spent, never sold again: tickets stay numbered 1..83 without reuse.
+      expect(raffle.current_entries).toBe(83);
+      expect(raffle.tickets_left).toBe(17);
+      await close(r.id);
+      const csv = await csvOf(r.id);
+      expect(csv).not.toContain(refunded.entryId);
+      expect(
+        csv
+          .split('\n')
+          .slice(1, -1)
+          .map((l) => l.split(',').slice(0, 2).join('-')),
+      ).toEqual(['1-2', '43-43', '44-83']);
+      const body = (await draw(r.id, { winners: 10 }).expect(201)).body as {
+        winners: Array<{ entry_id: string }>;
+      };
+      // Every entry still standing wins (three), the refunded one never.
+      expect(body.winners.map((x) => x.entry_id).sort()).toEqual(entriesOf(csv).sort());
+      expect(body.winners.map((x) => x.entry_id)).not.toContain(refunded.entryId);
+      expect(entriesOf(csv)).toContain(again.entryId);
+      expect(entriesOf(csv)).toContain(standing);
+      // N is still every ticket sold, the refunded ones a gap anyone can see; the proof checks out.
+      expect((await proofOf(r.id)).ticket_count).toBe(83);
+      const run = await verify(`${baseUrl}/raffles/${r.id}/draw-proof`);
+      expect(run.code).toBe(0);
+    });
+
+    it('after the close stays in the published ticket list and the draw', async () => {
+      const r = await raffleOn(w, { total_entries_available: 100 });
+      const buyer = await member('Ida', 'Kent');
+      const late = await bought(r.id, r.item_id, buyer, 3);
+      await close(r.id);
+      const published = await csvOf(r.id);
+      await refund(late.orderId);
+      expect(await csvOf(r.id)).toBe(published);
+      const body = (await draw(r.id, { winners: 1 }).expect(201)).body as {
+        winners: Array<{ entry_id: string }>;
+      };
+      expect(body.winners.map((x) => x.entry_id)).toEqual([late.entryId]);
+    });
   });
 
   describe('instant wins', () => {

@@ -22,6 +22,7 @@ import { EntriesController } from './entries/entries.controller.js';
 import { EntriesRepository } from './entries/entries.repository.js';
 import { EntriesService } from './entries/entries.service.js';
 import { EntryMailJob } from './entries/jobs/entry-mail.job.js';
+import { EntryVoidsService } from './entries/entry-voids.service.js';
 import { WaysInService } from './entries/ways-in.service.js';
 import { RaffleRelationsPort } from './ports/raffle-relations.port.js';
 import { RaffleAdminService } from './raffle-admin.service.js';
@@ -57,6 +58,7 @@ import { RafflesService } from './raffles.service.js';
     EntriesService,
     WaysInService,
     EntryMailJob,
+    EntryVoidsService,
     DrawsRepository,
     TicketListService,
     DrawService,

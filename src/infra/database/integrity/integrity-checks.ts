@@ -50,9 +50,10 @@ export const INTEGRITY_CHECKS: IntegrityCheck[] = [
   },
   {
     name: 'user_caps',
-    promise: 'what a user holds in a raffle (the row max_entries is checked against) equals their entries',
+    promise:
+      'what a user holds in a raffle (the row max_entries is checked against) equals their standing entries',
     sql: `
-      WITH held AS (SELECT raffle_id, user_id, SUM(entries_count)::bigint AS tickets
+      WITH held AS (SELECT raffle_id, user_id, SUM(entries_count) FILTER (WHERE voided_at IS NULL)::bigint AS tickets
                       FROM raffle_entries GROUP BY raffle_id, user_id)
       SELECT r.site_id, COALESCE(u.raffle_id, h.raffle_id) AS raffle_id, COALESCE(u.user_id, h.user_id) AS user_id,
              u.entries_count AS counted, h.tickets AS entered

@@ -57,11 +57,14 @@ export class DrawsRepository {
     return rows[0] ?? null;
   }
 
-  /** Entries after ticket `after`, in ticket order (keyset: one index range scan per page). */
+  /**
+   * Standing entries after ticket `after`, in ticket order (keyset: one index range scan per page). A voided
+   * entry is on no line: its tickets are a gap in the list, which the draw skips (DESIGN §6).
+   */
   ticketPage(raffleId: string, after: number, limit = TICKET_PAGE): Promise<TicketLine[]> {
     return this.tx.manager.query<TicketLine[]>(
       `SELECT ticket_from, ticket_to, id FROM raffle_entries
-        WHERE raffle_id = $1 AND ticket_from > $2 ORDER BY ticket_from LIMIT $3`,
+        WHERE raffle_id = $1 AND ticket_from > $2 AND voided_at IS NULL ORDER BY ticket_from LIMIT $3`,
       [raffleId, after, limit],
     );
   }
@@ -76,10 +79,14 @@ export class DrawsRepository {
     return rows.length === 1;
   }
 
-  /** Tickets sold and entries of a closed raffle (nothing changes them once it is closed). */
+  /**
+   * Tickets sold (N, the whole range, voided entries' tickets included: they stay numbered, as gaps) and the
+   * standing entries that can win, of a closed raffle (nothing changes them once it is closed).
+   */
   async counts(raffleId: string): Promise<{ tickets: number; entries: number }> {
     const rows = await this.tx.manager.query<Array<{ tickets: string | null; entries: string }>>(
-      `SELECT max(ticket_to) AS tickets, count(*) AS entries FROM raffle_entries WHERE raffle_id = $1`,
+      `SELECT max(ticket_to) AS tickets, count(*) FILTER (WHERE voided_at IS NULL) AS entries
+         FROM raffle_entries WHERE raffle_id = $1`,
       [raffleId],
     );
     return { tickets: Number(rows[0]?.tickets ?? 0), entries: Number(rows[0]?.entries ?? 0) };
@@ -121,15 +128,20 @@ export class DrawsRepository {
     await this.tx.manager.query(`UPDATE raffles SET winner_names = $2 WHERE id = $1`, [raffleId, names]);
   }
 
-  /** The entry holding a ticket (the one whose range starts at or before it). */
+  /**
+   * The entry holding a ticket (the one whose range starts at or before it), as the ticket list shows it:
+   * null for a voided entry's ticket, a gap on the list.
+   */
   async entryAt(raffleId: string, ticket: number): Promise<{ id: string; user_id: string } | null> {
-    const rows = await this.tx.manager.query<Array<{ id: string; user_id: string; ticket_to: number }>>(
-      `SELECT id, user_id, ticket_to FROM raffle_entries
+    const rows = await this.tx.manager.query<
+      Array<{ id: string; user_id: string; ticket_to: number; voided_at: Date | null }>
+    >(
+      `SELECT id, user_id, ticket_to, voided_at FROM raffle_entries
         WHERE raffle_id = $1 AND ticket_from <= $2 ORDER BY ticket_from DESC LIMIT 1`,
       [raffleId, ticket],
     );
     const row = rows.at(0);
-    return row && row.ticket_to >= ticket ? { id: row.id, user_id: row.user_id } : null;
+    return row && row.ticket_to >= ticket && !row.voided_at ? { id: row.id, user_id: row.user_id } : null;
   }
 
   /** Stores the instant-win tickets fixed at publication and the range they were drawn over. */
@@ -177,7 +189,7 @@ export class DrawsRepository {
       `SELECT DISTINCT e.id, e.raffle_id, e.user_id, e.site_id, e.ticket_from, e.ticket_to
          FROM raffle_instant_tickets t
          JOIN raffle_entries e ON e.raffle_id = t.raffle_id AND t.ticket BETWEEN e.ticket_from AND e.ticket_to
-        WHERE t.entry_id IS NULL`,
+        WHERE t.entry_id IS NULL AND e.voided_at IS NULL`,
     );
   }
 

@@ -1,13 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, In, QueryFailedError, type Repository } from 'typeorm';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
-import type { EntryMethod } from './entities/raffle-entry.entity.js';
+import type { EntryMethod, EntryVoidReason } from './entities/raffle-entry.entity.js';
 import type { refusalOf } from './entries.rules.js';
 import { RaffleEntry } from './entities/raffle-entry.entity.js';
 import { keepPlan } from '#app/infra/database/kept-plans.js';
 
 /** An entry as the counter's statement writes it: everything but the ticket range, which it assigns. */
-export type NewEntry = Omit<RaffleEntry, 'created_at' | 'ticket_from' | 'ticket_to' | 'raffle' | 'user'>;
+export type NewEntry = Omit<
+  RaffleEntry,
+  'created_at' | 'ticket_from' | 'ticket_to' | 'raffle' | 'user' | 'voided_at' | 'void_reason'
+>;
+
+/** Which standing entries a void takes out: a payment's, or all of a user's. */
+export type VoidScope = { paymentId: string } | { userId: string };
+
+/** An entry taken out of its raffle's draw. */
+export interface VoidedEntry {
+  id: string;
+  raffle_id: string;
+  user_id: string;
+  entries_count: number;
+}
 
 /** What the counter's statement answers of the entry it wrote. */
 export interface EnteredTickets {
@@ -124,6 +138,46 @@ export class EntriesRepository {
       throw new TicketsRefused(detail.capped, detail.raffle ? refusedRaffle(detail.raffle) : null);
     }
     return { ...rows[0], created_at: new Date(rows[0].created_at) };
+  }
+
+  /**
+   * Voids the standing entries of `scope` in raffles whose ticket list is not fixed yet (not closed), and
+   * gives what they held back to the user's `max_entries` count. The entries keep their rows and ranges and
+   * the raffle its counters: the range is spent, never sold again (DECISIONS, "voided entries").
+   *
+   * Locks in the order an entry takes them (the user's cap row, then the raffle row), so a purchase racing
+   * this cannot deadlock with it. The raffle row is held FOR SHARE to the commit: a close waits for this
+   * void, and a void after a close finds the raffle closed, so a published list never changes under it.
+   */
+  async voidOpen(scope: VoidScope, reason: EntryVoidReason, now: Date): Promise<VoidedEntry[]> {
+    const [column, key] =
+      'paymentId' in scope ? ['payment_transaction_id', scope.paymentId] : ['user_id', scope.userId];
+    const standing = `SELECT raffle_id, user_id FROM raffle_entries WHERE ${column} = $1 AND voided_at IS NULL`;
+    await this.tx.manager.query(
+      `SELECT 1 FROM raffle_user_entries WHERE (raffle_id, user_id) IN (${standing})
+        ORDER BY raffle_id FOR UPDATE`,
+      [key],
+    );
+    const open = await this.tx.manager.query<Array<{ id: string }>>(
+      `SELECT id FROM raffles WHERE id IN (SELECT raffle_id FROM (${standing}) s)
+          AND NOT closed AND NOT is_drawn AND ticket_list_hash IS NULL
+        ORDER BY id FOR SHARE`,
+      [key],
+    );
+    if (!open.length) return [];
+    // A SELECT at the top (the UPDATEs in its CTEs): the driver answers the rows.
+    return this.tx.manager.query<VoidedEntry[]>(
+      `WITH voided AS (
+         UPDATE raffle_entries SET voided_at = $3, void_reason = $4
+          WHERE ${column} = $1 AND voided_at IS NULL AND raffle_id = ANY($2::uuid[])
+         RETURNING id, raffle_id, user_id, entries_count),
+       back AS (
+         UPDATE raffle_user_entries u SET entries_count = u.entries_count - v.n
+           FROM (SELECT raffle_id, user_id, SUM(entries_count)::integer AS n FROM voided GROUP BY 1, 2) v
+          WHERE u.raffle_id = v.raffle_id AND u.user_id = v.user_id)
+       SELECT id, raffle_id, user_id, entries_count FROM voided`,
+      [key, open.map((r) => r.id), now, reason],
+    );
   }
 
   /** Whether the user already took the free route into this raffle. */

@@ -6,6 +6,7 @@ import {
   refusalOf,
   refusalStatus,
   ticketRange,
+  voidsEntryOnRefund,
 } from './entries.rules.js';
 
 const NOW = new Date('2030-06-15T12:00:00Z');
@@ -109,5 +110,17 @@ describe('precheckEntry: a paid order judged before anything is written', () => 
     expect(precheckEntry(capped(null, { end_date: NOW }), 1, NOW)).toBe('RAFFLE_CLOSED');
     expect(precheckEntry(capped(null, { closed: true }), 1, NOW)).toBe('RAFFLE_CLOSED');
     expect(precheckEntry(capped(null, { closed: true, current_entries: 10 }), 1, NOW)).toBe('SOLD_OUT');
+  });
+});
+
+describe('voidsEntryOnRefund: which refunds take an entry out of the draw', () => {
+  it('voids the entry of a raffle payment refunded whole', () => {
+    expect(voidsEntryOnRefund({ purpose: 'raffle', amount_cents: 1250, refunded_cents: 1250 })).toBe(true);
+  });
+
+  it('leaves the entry of a partial refund, and payments that bought no entry', () => {
+    expect(voidsEntryOnRefund({ purpose: 'raffle', amount_cents: 1250, refunded_cents: 1249 })).toBe(false);
+    expect(voidsEntryOnRefund({ purpose: 'merch', amount_cents: 1250, refunded_cents: 1250 })).toBe(false);
+    expect(voidsEntryOnRefund({ purpose: 'raffle', amount_cents: 0, refunded_cents: 0 })).toBe(false);
   });
 });

@@ -113,3 +113,17 @@ export function refusalDetail(refusal: EntryRefusal, raffle: { start_date: Date 
     ? `This raffle has not started yet: it opens for entries at ${raffle.start_date.toISOString()}.`
     : REFUSAL_TEXT[refusal];
 }
+
+/**
+ * Whether a refund takes the payment's entry out of the draw: only a raffle payment given back whole (a
+ * partial refund leaves the buyer in with every ticket). The entry is voided only while the raffle is open.
+ */
+export function voidsEntryOnRefund(payment: {
+  purpose: string;
+  amount_cents: number;
+  refunded_cents: number;
+}): boolean {
+  return (
+    payment.purpose === 'raffle' && payment.amount_cents > 0 && payment.refunded_cents >= payment.amount_cents
+  );
+}

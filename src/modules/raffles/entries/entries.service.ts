@@ -90,6 +90,8 @@ export class EntriesService {
         created_at: taken.created_at,
         ticket_from: taken.ticket_from,
         ticket_to: taken.ticket_to,
+        voided_at: null,
+        void_reason: null,
       },
       soldOut: taken.ticket_to >= taken.total_entries_available,
     };

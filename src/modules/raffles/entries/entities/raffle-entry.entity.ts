@@ -6,10 +6,15 @@ import { Raffle } from '#app/modules/raffles/entities/raffle.entity.js';
 export const ENTRY_METHODS = ['paid', 'credits', 'points', 'free', 'postal'] as const;
 export type EntryMethod = (typeof ENTRY_METHODS)[number];
 
+/** Why an entry was taken out of its raffle's draw before the close. */
+export type EntryVoidReason = 'refunded' | 'account_deleted';
+
 /**
  * One way in to a raffle: `entries_count` tickets numbered `ticket_from`..`ticket_to`, contiguous and
  * never overlapping another entry's (they come from the raffle's counter). A payment enters at most
  * once (unique `payment_transaction_id`), and a user takes the free route at most once per raffle.
+ * A voided entry (its payment refunded whole, or its account erased, before the close) keeps its row and
+ * its range, a financial record, but is on no ticket list and can win nothing.
  */
 @Entity('raffle_entries')
 @Index('ix_raffle_entries_raffle_tickets', ['raffle_id', 'ticket_from'])
@@ -39,4 +44,6 @@ export class RaffleEntry extends BaseEntity {
   @Column({ type: 'varchar', length: 500, nullable: true }) note!: string | null;
   @Column({ type: 'varchar', length: 64, nullable: true }) ip_address!: string | null;
   @Column({ type: 'varchar', length: 500, nullable: true }) user_agent!: string | null;
+  @Column({ type: 'timestamptz', nullable: true }) voided_at!: Date | null;
+  @Column({ type: 'varchar', length: 20, nullable: true }) void_reason!: EntryVoidReason | null;
 }
