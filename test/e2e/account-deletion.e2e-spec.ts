@@ -338,6 +338,54 @@ describe('account deletion', () => {
     });
   });
 
+  describe('raffle entries', () => {
+    const admin = () => api(w.t.app).as(w.admin.token);
+    const postal = async (raffleId: string, user: { user: { id: string } }, quantity: number) =>
+      (
+        await admin()
+          .post(`/admin/raffles/${raffleId}/entries`, { user_id: user.user.id, quantity, method: 'postal' })
+          .expect(201)
+      ).body.id as string;
+    const close = (raffleId: string) => admin().post(`/admin/raffles/${raffleId}/close`).expect(200);
+    const ticketList = async (raffleId: string) =>
+      (await api(w.t.app).get(`/raffles/${raffleId}/draw-proof/tickets.csv`).expect(200)).text;
+    const drawnEntries = async (raffleId: string, winners: number) =>
+      (
+        (await admin().post(`/admin/raffles/${raffleId}/draw`, { winners }).expect(201)).body
+          .winners as Array<{
+          entry_id: string;
+        }>
+      ).map((x) => x.entry_id);
+
+    it('takes an erased account out of every draw still open: on no ticket list, never drawn', async () => {
+      const open = await raffleOn(w, { total_entries_available: 100 });
+      const leaver = await makeUser(w.t, w.site);
+      const stayer = await makeUser(w.t, w.site);
+      const gone = [await postal(open.id, leaver, 30), await postal(open.id, leaver, 20)];
+      const standing = await postal(open.id, stayer, 1);
+      await deleteMe(leaver).expect(204);
+      await close(open.id);
+      const csv = await ticketList(open.id);
+      for (const id of gone) expect(csv).not.toContain(id);
+      expect(csv.split('\n').slice(1, -1)).toEqual([`51,51,${standing}`]);
+      // Asked for three winners, the draw finds the one entry still standing.
+      expect(await drawnEntries(open.id, 3)).toEqual([standing]);
+      const proof = (await api(w.t.app).get(`/raffles/${open.id}/draw-proof`).expect(200)).body;
+      expect(proof.ticket_count).toBe(51);
+    });
+
+    it('leaves a raffle closed before the deletion as it was published', async () => {
+      const closed = await raffleOn(w, { total_entries_available: 100 });
+      const leaver = await makeUser(w.t, w.site);
+      const entry = await postal(closed.id, leaver, 4);
+      await close(closed.id);
+      const published = await ticketList(closed.id);
+      await deleteMe(leaver).expect(204);
+      expect(await ticketList(closed.id)).toBe(published);
+      expect(await drawnEntries(closed.id, 1)).toEqual([entry]);
+    });
+  });
+
   describe('memberships', () => {
     it('ends an active membership at once: no renewal is charged, the cooling-off refund is made', async () => {
       const tier = await tierOn(w);

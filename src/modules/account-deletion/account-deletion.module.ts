@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '#app/modules/auth/auth.module.js';
+import { RafflesModule } from '#app/modules/raffles/raffles.module.js';
 import { ResponsiblePlayModule } from '#app/modules/responsible-play/responsible-play.module.js';
 import { RewardsModule } from '#app/modules/rewards/rewards.module.js';
 import { SubscriptionsModule } from '#app/modules/subscriptions/subscriptions.module.js';
@@ -9,11 +10,18 @@ import { AccountDeletionService } from './account-deletion.service.js';
 
 /**
  * Account deletion sits above the features it clears up (users, auth sessions, memberships, referrals,
- * responsible play's limits, which it keeps for the address)
+ * responsible play's limits, which it keeps for the address, raffle entries still open)
  * and reaches each through its exported service; nothing imports it, so no cycle.
  */
 @Module({
-  imports: [UsersModule, AuthModule, SubscriptionsModule, RewardsModule, ResponsiblePlayModule],
+  imports: [
+    UsersModule,
+    AuthModule,
+    SubscriptionsModule,
+    RewardsModule,
+    ResponsiblePlayModule,
+    RafflesModule,
+  ],
   controllers: [AccountDeletionController, AdminAccountDeletionController],
   providers: [AccountDeletionService],
 })

@@ -6,6 +6,7 @@ import type { RequestMeta } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { PasswordHasher } from '#app/modules/auth/password-hasher.js';
 import { SessionService } from '#app/modules/auth/session.service.js';
+import { EntryVoidsService } from '#app/modules/raffles/entries/entry-voids.service.js';
 import { LimitHoldsService } from '#app/modules/responsible-play/limit-holds.service.js';
 import { ReferralsService } from '#app/modules/rewards/referrals.service.js';
 import { SubscriptionChangesService } from '#app/modules/subscriptions/subscription-changes.service.js';
@@ -18,9 +19,10 @@ const WRONG_PASSWORD = 'The password is not correct.';
 
 /**
  * Account deletion (GDPR erasure, soft): the account is anonymised and its sessions end, its
- * memberships end with no further charge, and its referral is cancelled with the referrer's bonuses
- * taken back — all in one transaction, which the first of racing deletions wins (the others find no
- * live account: 404). Payments, entries and the points ledger stay: they are financial records.
+ * memberships end with no further charge, its referral is cancelled with the referrer's bonuses
+ * taken back, and its entries in raffles still open leave their draws — all in one transaction, which the
+ * first of racing deletions wins (the others find no live account: 404). Payments, entries (voided or not)
+ * and the points ledger stay: they are financial records.
  */
 @Injectable()
 export class AccountDeletionService {
@@ -32,6 +34,7 @@ export class AccountDeletionService {
     private readonly referrals: ReferralsService,
     private readonly signups: SignupHooks,
     private readonly limitHolds: LimitHoldsService,
+    private readonly entryVoids: EntryVoidsService,
     private readonly activity: ActivityLogService,
     private readonly tx: TransactionRunner,
   ) {}
@@ -107,6 +110,9 @@ export class AccountDeletionService {
         });
       const memberships = await this.subscriptions.endAllOf(userId, actor, 'account_deleted', meta);
       const referrals = await this.referrals.accountDeleted(userId);
+      // Nobody could tell an erased account it won, nor could it sign in to claim: it leaves every draw
+      // whose ticket list is not published yet (a published one never changes: DECISIONS).
+      const entriesVoided = await this.entryVoids.accountErased(userId, now);
       await this.activity.record(
         {
           userId,
@@ -128,6 +134,7 @@ export class AccountDeletionService {
               points_taken: r.taken,
             })),
             pending_referrals_cancelled: referrals.pendingAsReferrer,
+            raffle_entries_voided: entriesVoided,
           },
         },
         meta,

@@ -66,6 +66,6 @@ import { RafflesService } from './raffles.service.js';
     CloseRafflesJob,
     InstantWinsService,
   ],
-  exports: [RafflesService, RaffleRelationsPort, EntriesService, InstantWinsService],
+  exports: [RafflesService, RaffleRelationsPort, EntriesService, InstantWinsService, EntryVoidsService],
 })
 export class RafflesModule {}
