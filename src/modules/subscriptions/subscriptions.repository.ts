@@ -118,8 +118,12 @@ export class SubscriptionsRepository {
   }
 
   /**
-   * Takes `quantity` credits of the member's current period, or none: one conditional UPDATE on their
-   * newest subscription that may spend credits, so parallel entries never spend more than it holds.
+   * Takes `quantity` credits of the member's current period from one of their live subscriptions that
+   * holds them all (the newest first), or none. One conditional UPDATE: the subquery picks and locks the
+   * candidate, `FOR UPDATE` without SKIP LOCKED so that a spend in flight is waited for, not skipped (it
+   * may roll back, or leave enough). When the spend ahead empties the candidate, PostgreSQL re-checks it
+   * on its new version, drops it and locks the next one in order, so a member whose newest membership
+   * just ran out still spends an older one's credits; the outer guard keeps every spend within its own.
    */
   async takeCredits(userId: string, siteId: string, quantity: number): Promise<boolean> {
     const [rows] = await this.tx.manager.query<[unknown[], number]>(
@@ -127,7 +131,9 @@ export class SubscriptionsRepository {
         WHERE s.id = (SELECT id FROM subscriptions
                        WHERE user_id = $1 AND site_id = $2
                          AND status IN ('trialing', 'active', 'past_due', 'pending_cancellation')
-                       ORDER BY created_at DESC LIMIT 1)
+                         AND credits_used_this_period + $3 <= entry_credits_per_period
+                       ORDER BY created_at DESC, id DESC LIMIT 1
+                       FOR UPDATE)
           AND s.status IN ('trialing', 'active', 'past_due', 'pending_cancellation')
           AND s.credits_used_this_period + $3 <= s.entry_credits_per_period
         RETURNING s.id`,
