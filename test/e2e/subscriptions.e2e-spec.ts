@@ -757,6 +757,51 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
         .post('/admin/subscriptions/resume', { subscription_id: id, reason: 'x' })
         .expect(409);
     });
+    it('a trial paused and resumed, by an admin or on its date, is still a trial, its end moved by the pause', async () => {
+      const trial = await tierOn(w, { amount_cents: 700, trial_days: 14, entry_credits_per_period: 2 });
+      const pausedTrial = async () => {
+        const { member, id } = await activeMember(w, trial.id);
+        const before = (await getSubscription(w, member.token, id).expect(200)).body;
+        expect(before.status).toBe('trialing');
+        await api(w.t.app)
+          .as(w.admin.token)
+          .post('/admin/subscriptions/pause', {
+            subscription_id: id,
+            paused_until: new Date(Date.now() + 5 * DAY).toISOString(),
+            reason: 'Travelling',
+          })
+          .expect(200);
+        return { member, id, before };
+      };
+      const byAdmin = await pausedTrial();
+      await w.t.db.query(`UPDATE subscriptions SET paused_at = now() - interval '5 days' WHERE id = $1`, [
+        byAdmin.id,
+      ]);
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/resume', { subscription_id: byAdmin.id, reason: 'Back' })
+        .expect(200);
+      const onItsDate = await pausedTrial();
+      await w.t.db.query(
+        `UPDATE subscriptions SET paused_at = now() - interval '5 days', paused_until = now() - interval '1 minute' WHERE id = $1`,
+        [onItsDate.id],
+      );
+      await runJob(w, 'expiries');
+      for (const { member, id, before } of [byAdmin, onItsDate]) {
+        const after = (await getSubscription(w, member.token, id).expect(200)).body;
+        // Nothing was ever charged: still the free trial, which ends when billing starts, five days later.
+        expect(after).toMatchObject({
+          status: 'trialing',
+          is_in_trial: true,
+          is_trial_active: true,
+          available_credits: 2,
+        });
+        expect(after.trial_end_date).toBe(after.next_billing_date);
+        const moved = Date.parse(after.trial_end_date) - Date.parse(before.trial_end_date);
+        expect(Math.abs(moved - 5 * DAY)).toBeLessThan(5 * 60_000);
+      }
+      expect(w.fakes.gatewayOne.registrationCharges().filter((c) => c.amount === '7.00')).toEqual([]);
+    });
   });
 
   describe('renewing under concurrency', () => {

@@ -237,6 +237,8 @@ export class RenewalsRepository {
                 WHEN s.status = 'incomplete' THEN 'incomplete_expired'
                 WHEN s.status = 'pending_cancellation' THEN 'cancelled'
                 WHEN s.status = 'past_due' THEN 'expired'
+                -- A resume restores the status paused from (a trial stays a trial); older pauses: active.
+                WHEN s.paused_from = 'trialing' THEN 'trialing'
                 ELSE 'active' END,
               cancelled_at = CASE WHEN s.status = 'pending_cancellation' THEN $1::timestamptz ELSE s.cancelled_at END,
               auto_renew = CASE WHEN s.status IN ('paused') THEN s.auto_renew ELSE false END,
@@ -244,7 +246,10 @@ export class RenewalsRepository {
                 THEN s.current_period_end + ($1::timestamptz - COALESCE(s.paused_at, $1::timestamptz)) ELSE s.current_period_end END,
               next_billing_date = CASE WHEN s.status = 'paused'
                 THEN s.next_billing_date + ($1::timestamptz - COALESCE(s.paused_at, $1::timestamptz)) ELSE s.next_billing_date END,
+              trial_end_date = CASE WHEN s.status = 'paused' AND s.paused_from = 'trialing'
+                THEN s.trial_end_date + ($1::timestamptz - COALESCE(s.paused_at, $1::timestamptz)) ELSE s.trial_end_date END,
               paused_until = CASE WHEN s.status = 'paused' THEN NULL ELSE s.paused_until END,
+              paused_from = CASE WHEN s.status = 'paused' THEN NULL ELSE s.paused_from END,
               paused_at = CASE WHEN s.status = 'paused' THEN NULL ELSE s.paused_at END,
               metadata = ${appendHistory(`jsonb_build_object('event', CASE
                 WHEN s.status = 'incomplete' THEN 'incomplete_expired'

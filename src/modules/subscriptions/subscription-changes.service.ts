@@ -25,7 +25,7 @@ import {
   inCoolingOff,
   upgradeRefusal,
   MAX_PAUSE_DAYS,
-  resumedDates,
+  resumedState,
 } from './subscriptions.rules.js';
 import { mayRead } from './subscriptions.service.js';
 import { TiersService } from './tiers.service.js';
@@ -228,8 +228,14 @@ export class SubscriptionChangesService {
         by: caller.id,
         reason: body.reason,
         until: until.toISOString(),
+        from: s.status,
       };
-      await this.subs.update(s.id, { status: 'paused', paused_until: until, paused_at: now }, event);
+      // The status paused from is kept so that the resume restores it (a trial stays a trial).
+      await this.subs.update(
+        s.id,
+        { status: 'paused', paused_until: until, paused_at: now, paused_from: s.status },
+        event,
+      );
       await this.record(
         s,
         caller,
@@ -252,8 +258,13 @@ export class SubscriptionChangesService {
     await this.tx.run(async () => {
       const s = await this.locked(caller, id);
       if (s.status !== 'paused') throw AppException.conflict('NOT_PAUSED', 'This membership is not paused.');
-      const dates = resumedDates(
-        { current_period_end: s.current_period_end ?? now, next_billing_date: s.next_billing_date ?? now },
+      const resumed = resumedState(
+        {
+          current_period_end: s.current_period_end ?? now,
+          next_billing_date: s.next_billing_date ?? now,
+          trial_end_date: s.trial_end_date,
+          paused_from: s.paused_from,
+        },
         s.paused_at ?? now,
         now,
       );
@@ -265,7 +276,7 @@ export class SubscriptionChangesService {
       };
       await this.subs.update(
         s.id,
-        { status: 'active', paused_until: null, paused_at: null, ...dates },
+        { paused_until: null, paused_at: null, paused_from: null, ...resumed },
         event,
       );
       await this.record(s, caller, meta, 'subscription_resumed', `Membership resumed: ${body.reason}`, event);

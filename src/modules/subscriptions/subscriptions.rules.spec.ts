@@ -11,7 +11,7 @@ import {
   nextRetryAt,
   reminderDays,
   renewedDates,
-  resumedDates,
+  resumedState,
   startDates,
   SUBSCRIPTION_STATUSES,
   type SubscriptionStatus,
@@ -94,12 +94,44 @@ describe('period dates', () => {
     expect(next.cooling_off_expiry).toEqual(new Date(late.getTime() + 14 * 86_400_000));
   });
 
-  it('extends the period by the length of a pause', () => {
-    const s = { current_period_end: day(10), next_billing_date: day(10) };
-    expect(resumedDates(s, day(2), day(7))).toEqual({
+  it('extends the period by the length of a pause and resumes an active membership active', () => {
+    const s = {
+      current_period_end: day(10),
+      next_billing_date: day(10),
+      trial_end_date: day(-20),
+      paused_from: 'active' as const,
+    };
+    expect(resumedState(s, day(2), day(7))).toEqual({
+      status: 'active',
       current_period_end: day(15),
       next_billing_date: day(15),
+      trial_end_date: day(-20),
     });
+  });
+
+  it('resumes a paused trial as a trial, its end moved by the pause as the billing date is', () => {
+    const s = {
+      current_period_end: day(10),
+      next_billing_date: day(10),
+      trial_end_date: day(10),
+      paused_from: 'trialing' as const,
+    };
+    expect(resumedState(s, day(2), day(7))).toEqual({
+      status: 'trialing',
+      current_period_end: day(15),
+      next_billing_date: day(15),
+      trial_end_date: day(15),
+    });
+  });
+
+  it('resumes a pause recorded before its status was kept as active', () => {
+    const s = {
+      current_period_end: day(10),
+      next_billing_date: day(10),
+      trial_end_date: null,
+      paused_from: null,
+    };
+    expect(resumedState(s, day(2), day(7)).status).toBe('active');
   });
 });
 

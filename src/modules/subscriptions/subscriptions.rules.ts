@@ -240,16 +240,34 @@ export function cancelRefusal(
   return null;
 }
 
-/** A pause extends the period by its length; credits are not granted while paused. */
-export function resumedDates(
-  s: { current_period_end: Date; next_billing_date: Date },
+/**
+ * A resume: the membership gets back the status it was paused from (a trial stays a trial: nothing was
+ * charged), and its period, next billing date and, for a trial, the trial's end move by the pause's length
+ * (credits are not granted while paused). A pause recorded before its status was kept resumes `active`.
+ */
+export function resumedState(
+  s: {
+    current_period_end: Date;
+    next_billing_date: Date;
+    trial_end_date: Date | null;
+    paused_from: SubscriptionStatus | null;
+  },
   pausedAt: Date,
   resumedAt: Date,
-): { current_period_end: Date; next_billing_date: Date } {
+): {
+  status: 'active' | 'trialing';
+  current_period_end: Date;
+  next_billing_date: Date;
+  trial_end_date: Date | null;
+} {
   const paused = Math.max(0, resumedAt.getTime() - pausedAt.getTime());
+  const trialing = s.paused_from === 'trialing';
   return {
+    status: trialing ? 'trialing' : 'active',
     current_period_end: new Date(s.current_period_end.getTime() + paused),
     next_billing_date: new Date(s.next_billing_date.getTime() + paused),
+    trial_end_date:
+      trialing && s.trial_end_date ? new Date(s.trial_end_date.getTime() + paused) : s.trial_end_date,
   };
 }
 

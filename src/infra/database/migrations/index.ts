@@ -20,6 +20,7 @@ import { ActivityActor1795620000000 } from './1795620000000-ActivityActor.js';
 import { MerchLineCostDigits1795630000000 } from './1795630000000-MerchLineCostDigits.js';
 import { RafflePricesInCurrencyUnits1795640000000 } from './1795640000000-RafflePricesInCurrencyUnits.js';
 import { LimitHolds1795650000000 } from './1795650000000-LimitHolds.js';
+import { PausedFrom1795660000000 } from './1795660000000-PausedFrom.js';
 import { EntryVoids1795661000000 } from './1795661000000-EntryVoids.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   MerchLineCostDigits1795630000000,
   RafflePricesInCurrencyUnits1795640000000,
   LimitHolds1795650000000,
+  PausedFrom1795660000000,
   EntryVoids1795661000000,
 ];

@@ -44,6 +44,11 @@ export class Subscription extends TimestampedEntity {
   @Column({ type: 'timestamptz', nullable: true }) paused_until!: Date | null;
   /** When the running pause began: a resume extends the period by the pause's length. */
   @Column({ type: 'timestamptz', nullable: true }) paused_at!: Date | null;
+  /**
+   * The status the running pause began from (`active` or `trialing`): a resume restores it, so a trial
+   * paused and resumed is still a trial, never charged. Null when not paused.
+   */
+  @Column({ type: 'varchar', length: 30, nullable: true }) paused_from!: SubscriptionStatus | null;
   @Column({ type: 'timestamptz', nullable: true }) cancelled_at!: Date | null;
   @Column({ type: 'varchar', length: 500, nullable: true }) cancellation_reason!: string | null;
   @Column({ type: 'varchar', length: 100, nullable: true }) gatewayone_registration_id!: string | null;
