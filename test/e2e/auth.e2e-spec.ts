@@ -251,6 +251,76 @@ describe('accounts: register, sign in, sessions', () => {
       await api(t.app).post('/auth/logout', { refresh_token: 'never-issued' }).expect(204);
     });
 
+    // Races: on PostgreSQL these run for real (PGlite serialises transactions, so there they only check the
+    // plain outcome). Each round is one user; any round whose old session still refreshes is a failure.
+    it('a password reset ends every session, even one refreshed at that very moment', async () => {
+      const survivors: number[] = [];
+      for (let round = 0; round < 8; round++) {
+        const u = await makeUser(t, site);
+        await api(t.app).post('/auth/password-reset', { email: u.email, site_id: site }).expect(200);
+        await t.drain();
+        const token = linkToken(t.smtp.to(u.email)[0], 'reset-password');
+        // Someone holding a copy of the refresh token keeps refreshing while the owner resets the password.
+        let current = u.refreshToken;
+        const race = { over: false };
+        const holder = (async () => {
+          while (!race.over) {
+            const r = await api(t.app).post('/auth/refresh', { refresh_token: current });
+            if (r.status !== 200) return;
+            current = r.body.refresh_token;
+          }
+        })();
+        await new Promise((resolve) => setTimeout(resolve, 30 + round * 3));
+        await api(t.app)
+          .post('/auth/password-set/confirm', { token, password: 'brand-New-pass-9913' })
+          .expect(200);
+        race.over = true;
+        await holder;
+        const after = await api(t.app).post('/auth/refresh', { refresh_token: current });
+        if (after.status === 200) survivors.push(round);
+      }
+      expect(survivors).toEqual([]);
+    }, 180_000);
+
+    it('logging out ends the session even while the same session refreshes', async () => {
+      const survivors: number[] = [];
+      for (let round = 0; round < 30; round++) {
+        const u = await makeUser(t, site);
+        const [refreshed] = await Promise.all([
+          api(t.app).post('/auth/refresh', { refresh_token: u.refreshToken }),
+          new Promise((resolve) => setTimeout(resolve, round % 4)).then(() =>
+            api(t.app).post('/auth/logout', { refresh_token: u.refreshToken }).expect(204),
+          ),
+        ]);
+        if (refreshed.status !== 200) continue;
+        const after = await api(t.app).post('/auth/refresh', { refresh_token: refreshed.body.refresh_token });
+        if (after.status === 200) survivors.push(round);
+      }
+      expect(survivors).toEqual([]);
+    });
+
+    it('a sign-in with the old password that ends after a reset leaves no working session', async () => {
+      const survivors: number[] = [];
+      for (let round = 0; round < 8; round++) {
+        const u = await makeUser(t, site);
+        await api(t.app).post('/auth/password-reset', { email: u.email, site_id: site }).expect(200);
+        await t.drain();
+        const token = linkToken(t.smtp.to(u.email)[0], 'reset-password');
+        const login = api(t.app)
+          .post('/auth/login', { email: u.email, password: u.password, site_id: site })
+          .then((r) => r);
+        await new Promise((resolve) => setTimeout(resolve, round * 5));
+        await api(t.app)
+          .post('/auth/password-set/confirm', { token, password: 'brand-New-pass-9913' })
+          .expect(200);
+        const signedIn = await login;
+        if (signedIn.status !== 200) continue;
+        const after = await api(t.app).post('/auth/refresh', { refresh_token: signedIn.body.refresh_token });
+        if (after.status === 200) survivors.push(round);
+      }
+      expect(survivors).toEqual([]);
+    });
+
     it('refuses garbage and missing refresh tokens', async () => {
       await api(t.app).post('/auth/refresh', { refresh_token: 'nope' }).expect(401);
       await api(t.app).post('/auth/refresh', {}).expect(400);

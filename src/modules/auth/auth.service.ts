@@ -133,8 +133,13 @@ export class AuthService {
       );
       throw AppException.unauthenticated(BAD_CREDENTIALS);
     }
-    return this.tx.run(async (manager) => {
-      await this.accounts.recordLogin(user.id, now, manager);
+    const tokens = await this.tx.run(async (manager) => {
+      // Only while the verified password is still the stored one: a reset committed since the check would
+      // not have seen the tokens issued here. The same statement holds the row until they commit, so a reset
+      // coming after waits and revokes them (DECISIONS, "Sessions of one user").
+      const verifiedHash = user.password_hash;
+      if (!verifiedHash || !(await this.accounts.recordPasswordLogin(user.id, verifiedHash, now, manager)))
+        return null;
       await this.activity.record(
         { userId: user.id, siteId: user.site_id, type: 'login', description: 'Logged in with password' },
         meta,
@@ -142,5 +147,7 @@ export class AuthService {
       );
       return this.sessions.issue(user, manager);
     });
+    if (!tokens) throw AppException.unauthenticated(BAD_CREDENTIALS);
+    return tokens;
   }
 }

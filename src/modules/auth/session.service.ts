@@ -55,17 +55,25 @@ export class SessionService {
 
   async refresh(refreshToken: string, meta: RequestMeta): Promise<TokenPairDto> {
     const now = new Date();
+    const tokenHash = hashToken(refreshToken);
     const outcome = await this.tx.run(async (manager) => {
-      const row = await this.refreshTokens.findByHash(hashToken(refreshToken), manager);
+      const row = await this.refreshTokens.findByHash(tokenHash, manager);
       if (!row || row.revoked_at || row.expires_at <= now) return { kind: 'invalid' as const };
+      // The user's row first, shared: a logout, password set or deletion revoking this user's sessions waits
+      // for the new token to commit and then revokes it too, or commits first and this rotation finds the
+      // token revoked (or the user gone) below. Replaces reading the user after rotating: no extra statement.
+      const user = await this.accounts.lockForSession(row.user_id, manager);
+      if (!user) return { kind: 'invalid' as const };
       const rotated = row.rotated_at === null && (await this.refreshTokens.rotate(row.id, now, manager));
       if (!rotated) {
+        // Revoked meanwhile (the session was ended while this request waited): not a reuse.
+        const current =
+          row.rotated_at === null ? await this.refreshTokens.findByHash(tokenHash, manager) : row;
+        if (!current || current.revoked_at) return { kind: 'invalid' as const };
         // A rotated token presented again: someone holds a copy. End every session of the family.
         await this.refreshTokens.revokeFamily(row.family_id, now, manager);
         return { kind: 'reused' as const, userId: row.user_id };
       }
-      const user = await this.accounts.findById(row.user_id, manager);
-      if (!user) return { kind: 'invalid' as const };
       return { kind: 'ok' as const, tokens: await this.issue(user, manager, row.family_id) };
     });
     if (outcome.kind === 'ok') return outcome.tokens;
@@ -84,13 +92,27 @@ export class SessionService {
     throw AppException.unauthenticated('The refresh token is not valid.');
   }
 
-  /** Ends the session the token belongs to. Unknown tokens are ignored: logging out is idempotent. */
+  /**
+   * Ends the session the token belongs to. Unknown tokens are ignored: logging out is idempotent. The user's
+   * row is held first, so a refresh of the same session running now either commits before the revocation
+   * (and its new token is revoked with the family) or waits and finds the token revoked.
+   */
   async logout(refreshToken: string): Promise<void> {
     const row = await this.refreshTokens.findByHash(hashToken(refreshToken));
-    if (row) await this.refreshTokens.revokeFamily(row.family_id, new Date());
+    if (!row) return;
+    await this.tx.run(async (manager) => {
+      await this.accounts.lockForSessionEnd(row.user_id, manager);
+      await this.refreshTokens.revokeFamily(row.family_id, new Date(), manager);
+    });
   }
 
-  endAllSessions(userId: string, manager: EntityManager): Promise<void> {
-    return this.refreshTokens.revokeAllOf(userId, new Date(), manager);
+  /**
+   * Ends every session of the user (password set, deletion) in the caller's transaction. The row is held
+   * first, against refreshes and logins issuing a token at this moment: without it, a token inserted and
+   * committed while this `UPDATE` ran survived it.
+   */
+  async endAllSessions(userId: string, manager: EntityManager): Promise<void> {
+    await this.accounts.lockForSessionEnd(userId, manager);
+    await this.refreshTokens.revokeAllOf(userId, new Date(), manager);
   }
 }

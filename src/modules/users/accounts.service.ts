@@ -114,6 +114,26 @@ export class AccountsService implements AuthUserLookup {
     );
   }
 
+  /** A password login's record, refused (false) when the password changed since it was verified. */
+  recordPasswordLogin(
+    userId: string,
+    verifiedHash: string,
+    now: Date,
+    manager: EntityManager,
+  ): Promise<boolean> {
+    return this.attempts.recordPasswordLogin(userId, verifiedHash, now, manager);
+  }
+
+  /** The live user, its row held `FOR SHARE` until the transaction ends: a session is issued from it. */
+  lockForSession(id: string, manager: EntityManager): Promise<Pick<User, 'id' | 'site_id' | 'role'> | null> {
+    return this.users.lockForSession(id, manager);
+  }
+
+  /** Holds the user's row against `lockForSession` until the transaction ends: sessions are being ended. */
+  lockForSessionEnd(id: string, manager: EntityManager): Promise<void> {
+    return this.users.lockForSessionEnd(id, manager);
+  }
+
   /** A password set by a token also proves the e-mail and ends any lock (DESIGN §3). */
   async setPassword(user: User, passwordHash: string, now: Date, manager: EntityManager): Promise<void> {
     await this.attempts.setPassword(user.id, passwordHash, manager);

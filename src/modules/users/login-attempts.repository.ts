@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import type { DataSource, EntityManager } from 'typeorm';
+import { type DataSource, type EntityManager, IsNull } from 'typeorm';
 import { LOCKOUT, lockedUntil } from './login.rules.js';
 import { User } from './entities/user.entity.js';
 
@@ -45,6 +45,27 @@ export class LoginAttemptsRepository {
       [userId, LOCKOUT.maxFailures, lockedUntil(now)],
     );
     return rows[0][0]?.locked ?? false;
+  }
+
+  /**
+   * A successful password login, only while the password it verified is still the stored one (and the user is
+   * live): the hash is checked outside any transaction, so a reset may land in between, and its revocation
+   * would not see the tokens this login is about to issue. The `UPDATE` also holds the row until the login
+   * commits, so a reset that comes after waits and then revokes them.
+   */
+  async recordPasswordLogin(
+    userId: string,
+    verifiedHash: string,
+    now: Date,
+    manager: EntityManager,
+  ): Promise<boolean> {
+    const result = await manager
+      .getRepository(User)
+      .update(
+        { id: userId, password_hash: verifiedHash, deleted_at: IsNull() },
+        { last_login_at: now, failed_login_attempts: 0, account_locked_until: null },
+      );
+    return (result.affected ?? 0) === 1;
   }
 
   async setPassword(userId: string, passwordHash: string, manager: EntityManager): Promise<void> {

@@ -74,6 +74,37 @@ export class UsersRepository {
       .getOne();
   }
 
+  /**
+   * Takes the live user's row `FOR SHARE` before a refresh token is issued from it: sessions of one user
+   * change one at a time (DECISIONS, "Sessions of one user"), so a revocation holding the row waits for
+   * this transaction and then sees its token, and this one, once a revocation has committed, sees the
+   * user deleted or its token revoked. Shared, so a user's own refreshes do not queue behind each other.
+   */
+  lockForSession(id: string, manager: EntityManager): Promise<Pick<User, 'id' | 'site_id' | 'role'> | null> {
+    return manager
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .select(['u.id', 'u.site_id', 'u.role'])
+      .where('u.id = :id AND u.deleted_at IS NULL', { id })
+      .setLock('pessimistic_read')
+      .getOne();
+  }
+
+  /**
+   * Takes the user's row before its sessions are revoked, against `lockForSession`'s share lock. `FOR NO KEY
+   * UPDATE` is enough to conflict with it and, unlike `FOR UPDATE`, does not block other features inserting rows
+   * that reference the user. Deleted rows too: a deletion revokes after its own erasure.
+   */
+  async lockForSessionEnd(id: string, manager: EntityManager): Promise<void> {
+    await manager
+      .getRepository(User)
+      .createQueryBuilder('u')
+      .select('u.id')
+      .where('u.id = :id', { id })
+      .setLock('for_no_key_update')
+      .getOne();
+  }
+
   async create(user: NewUser, manager?: EntityManager): Promise<User> {
     const repo = this.repo(manager);
     const row = repo.create({ ...user, email_normalized: user.email.toLowerCase() });
