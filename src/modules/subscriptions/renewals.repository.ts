@@ -51,16 +51,24 @@ export class RenewalsRepository {
     return rows;
   }
 
-  /** Charges a run claimed whose answer was lost (still pending since before `olderThan`): to look up. */
-  async lostCharges(olderThan: Date, limit: number): Promise<Array<ClaimedRenewal & { claimed_at: Date }>> {
+  /**
+   * Charges a run claimed whose answer was lost (still pending since before `olderThan`): to look up,
+   * `limit` at a time in id order after `afterId` (a look-up that settles nothing leaves its row as it
+   * was, so a run pages past it rather than reading it again).
+   */
+  async lostCharges(
+    olderThan: Date,
+    limit: number,
+    afterId?: string,
+  ): Promise<Array<ClaimedRenewal & { claimed_at: Date }>> {
     return this.tx.manager.query(
       `SELECT s.id, s.site_id, s.user_id, s.status, s.amount_cents, s.currency, s.billing_interval,
               t.name AS tier_name, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_end,
               s.past_due_since, s.failed_charges, s.updated_at AS claimed_at
          FROM subscriptions s JOIN subscription_tiers t ON t.id = s.tier_id
-        WHERE s.pending_payment_id IS NOT NULL AND s.updated_at < $1
-        ORDER BY s.updated_at LIMIT $2`,
-      [olderThan, limit],
+        WHERE s.pending_payment_id IS NOT NULL AND s.updated_at < $1 AND ($3::uuid IS NULL OR s.id > $3::uuid)
+        ORDER BY s.id LIMIT $2`,
+      [olderThan, limit, afterId ?? null],
     );
   }
 

@@ -159,15 +159,28 @@ export class RenewalsJob implements OnModuleInit {
   }
 
   /**
-   * Charges whose answer was lost in an earlier run: looked up under our reference and settled. One the
-   * gateway has never heard of an hour after its claim never reached it: it fails like a decline, and
-   * the dunning schedule charges the period again later under a new reference.
+   * Charges whose answer was lost in an earlier run, every one of them, a batch at a time (a gateway's
+   * outage can leave thousands; one batch an hour would keep members unrenewed for days): looked up under
+   * our reference and settled. One the gateway has never heard of an hour after its claim never reached
+   * it: it fails like a decline, and the dunning schedule charges the period again later under a new
+   * reference. One still unanswered, or still pending at the gateway, waits for the next run.
    */
   private async settleLost(now: Date): Promise<number> {
-    const lost = await this.tx.run(() =>
-      this.renewals.lostCharges(new Date(now.getTime() - LOST_AFTER_MS), RENEWAL_BATCH),
-    );
-    if (!lost.length) return 0;
+    const olderThan = new Date(now.getTime() - LOST_AFTER_MS);
+    let settled = 0;
+    let afterId: string | undefined;
+    for (;;) {
+      const lost = await this.tx.run(() => this.renewals.lostCharges(olderThan, RENEWAL_BATCH, afterId));
+      if (!lost.length) return settled;
+      settled += await this.lookUpAndSettle(lost, now);
+      afterId = lost[lost.length - 1].id;
+    }
+  }
+
+  private async lookUpAndSettle(
+    lost: Array<ClaimedRenewal & { claimed_at: Date }>,
+    now: Date,
+  ): Promise<number> {
     const verdicts = await inParallel(lost, CHARGES_IN_FLIGHT, async (c) => {
       const verdict = await this.charges.lookUp(c.pending_payment_id).catch((error: unknown) => {
         if (!(error instanceof ProviderError)) throw error;
