@@ -69,36 +69,45 @@ export class HeldRefundsService {
    */
   async settle(olderThan: Date, limit: number): Promise<number> {
     let settled = 0;
-    const held = await this.tx.run((manager) => this.amounts.heldSince(olderThan, limit, manager));
-    for (const row of held) {
-      let atGateway: number;
-      try {
-        atGateway = await this.gateways.refundedAtGateway(row);
-      } catch (error) {
-        if (!(error instanceof ProviderError)) throw error;
-        continue; // asked again on the next run
-      }
-      const made = heldRefundMade(row, atGateway);
-      if (made === null) {
-        this.logger.error(
-          {
-            payment_id: row.id,
-            refunded_cents: row.refunded_cents,
-            refund_pending_cents: row.refund_pending_cents,
-            at_gateway_cents: atGateway,
-          },
-          'held refund does not match what the gateway refunded; left for an admin',
-        );
-        continue;
-      }
-      const moved = await this.tx.run(async (manager) => {
-        const after = await this.amounts.settleHeld(row, made, manager);
-        if (after && made > 0)
-          await this.effects.gaveBack(after, heldEntries(row, made, atGateway), NO_REQUEST, manager);
-        return after;
-      });
-      if (moved) settled++;
+    let afterId: string | undefined;
+    for (;;) {
+      const held = await this.tx.run((manager) => this.amounts.heldSince(olderThan, limit, manager, afterId));
+      for (const row of held) if (await this.settleOne(row)) settled++;
+      // Every held refund is asked about once a run: ones the gateway cannot settle (left for an admin,
+      // or unanswered) must not keep the rest waiting, however many there are.
+      if (held.length < limit) return settled;
+      afterId = held[held.length - 1].id;
     }
-    return settled;
+  }
+
+  /** Asks what the gateway gave back on one payment and settles its reservation; answers whether it did. */
+  private async settleOne(row: PaymentTransaction): Promise<boolean> {
+    let atGateway: number;
+    try {
+      atGateway = await this.gateways.refundedAtGateway(row);
+    } catch (error) {
+      if (!(error instanceof ProviderError)) throw error;
+      return false; // asked again on the next run
+    }
+    const made = heldRefundMade(row, atGateway);
+    if (made === null) {
+      this.logger.error(
+        {
+          payment_id: row.id,
+          refunded_cents: row.refunded_cents,
+          refund_pending_cents: row.refund_pending_cents,
+          at_gateway_cents: atGateway,
+        },
+        'held refund does not match what the gateway refunded; left for an admin',
+      );
+      return false;
+    }
+    const moved = await this.tx.run(async (manager) => {
+      const after = await this.amounts.settleHeld(row, made, manager);
+      if (after && made > 0)
+        await this.effects.gaveBack(after, heldEntries(row, made, atGateway), NO_REQUEST, manager);
+      return after;
+    });
+    return !!moved;
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { type EntityManager, In, LessThan, type Repository } from 'typeorm';
+import { type EntityManager, In, type Repository } from 'typeorm';
 import { keepPlan } from '#app/infra/database/kept-plans.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import {
@@ -23,6 +23,7 @@ export type NewPayment = Omit<
   | 'refund_pending_cents'
   | 'fulfilled_at'
   | 'fulfilment'
+  | 'reconciled_at'
 > & { id?: string };
 
 export type { PaymentHead };
@@ -92,13 +93,37 @@ export class PaymentsRepository {
     await this.repo(manager).update({ id }, changes as never);
   }
 
-  /** Open payments no event has settled, oldest first (reconciliation). */
-  pendingBefore(cutoff: Date, limit: number): Promise<PaymentTransaction[]> {
-    return this.payments.find({
-      where: { status: In(['pending', 'review']), created_at: LessThan(cutoff) },
-      order: { created_at: 'ASC' },
-      take: limit,
-    });
+  /**
+   * Claims up to `limit` open payments no event has settled for reconciliation to ask about, and notes the
+   * ask (`reconciled_at`), so another instance's run skips them and this run never meets them again. Due:
+   * created before `cutoff` and never asked, or asked before `askedBefore` when given (an admin's run asks
+   * every one), else asked longer ago than its backoff: a quarter of its age when last asked, between 5
+   * minutes and 6 hours. A young payment is asked again soon; checkouts abandoned days ago, which stay
+   * open at a gateway that never expires them, are asked a few times a day and never crowd out the rest.
+   * Never asked first, then longest unasked.
+   */
+  async claimToReconcile(
+    cutoff: Date,
+    askedBefore: Date | null,
+    limit: number,
+  ): Promise<PaymentTransaction[]> {
+    const [rows] = await this.tx.manager.query<[PaymentTransaction[], number]>(
+      `UPDATE payment_transactions p SET reconciled_at = now()
+         FROM (SELECT id FROM payment_transactions
+                WHERE status IN ('pending', 'review') AND created_at < $1
+                  AND (reconciled_at IS NULL OR
+                       CASE WHEN $2::timestamptz IS NULL
+                            THEN reconciled_at + LEAST(interval '6 hours', GREATEST(interval '5 minutes',
+                                                       (reconciled_at - created_at) / 4)) <= now()
+                            ELSE reconciled_at < $2::timestamptz END)
+                ORDER BY reconciled_at NULLS FIRST, created_at
+                LIMIT $3
+                FOR UPDATE SKIP LOCKED) due
+        WHERE p.id = due.id
+       RETURNING p.*`,
+      [cutoff, askedBefore, limit],
+    );
+    return rows;
   }
 
   list(

@@ -53,12 +53,22 @@ export class RefundAmountsRepository {
     );
   }
 
-  /** Payments with a refund reserved since before `olderThan` (held after a lost answer, or left by a stop). */
-  heldSince(olderThan: Date, limit: number, manager: EntityManager): Promise<PaymentTransaction[]> {
+  /**
+   * Payments with a refund reserved since before `olderThan` (held after a lost answer, or left by a stop),
+   * `limit` at a time in id order after `afterId`: one the gateway cannot settle stays as it was, so a run
+   * pages past it rather than meeting it again.
+   */
+  heldSince(
+    olderThan: Date,
+    limit: number,
+    manager: EntityManager,
+    afterId?: string,
+  ): Promise<PaymentTransaction[]> {
     return manager.query<PaymentTransaction[]>(
-      `SELECT * FROM payment_transactions WHERE refund_pending_cents > 0 AND updated_at < $1
-        ORDER BY updated_at LIMIT $2`,
-      [olderThan, limit],
+      `SELECT * FROM payment_transactions
+        WHERE refund_pending_cents > 0 AND updated_at < $1 AND ($3::uuid IS NULL OR id > $3::uuid)
+        ORDER BY id LIMIT $2`,
+      [olderThan, limit, afterId ?? null],
     );
   }
 

@@ -22,6 +22,7 @@ import { RafflePricesInCurrencyUnits1795640000000 } from './1795640000000-Raffle
 import { LimitHolds1795650000000 } from './1795650000000-LimitHolds.js';
 import { PausedFrom1795660000000 } from './1795660000000-PausedFrom.js';
 import { EntryVoids1795661000000 } from './1795661000000-EntryVoids.js';
+import { ReconcileBackoff1795670000000 } from './1795670000000-ReconcileBackoff.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   LimitHolds1795650000000,
   PausedFrom1795660000000,
   EntryVoids1795661000000,
+  ReconcileBackoff1795670000000,
 ];

@@ -28,7 +28,7 @@ export type Fulfilment = 'entered' | 'refunded_unfillable' | 'recorded' | 'fulfi
 @Entity('payment_transactions')
 @Index('ix_payment_transactions_site_created', ['site_id', 'created_at', 'id'])
 @Index('ix_payment_transactions_user_created', ['user_id', 'created_at'])
-@Index('ix_payment_transactions_pending', ['status', 'created_at'], {
+@Index('ix_payment_transactions_reconcile', ['reconciled_at', 'created_at'], {
   where: `status IN ('pending', 'review')`,
 })
 @Index('ix_payment_transactions_refund_held', ['updated_at'], { where: 'refund_pending_cents > 0' })
@@ -73,4 +73,6 @@ export class PaymentTransaction extends TimestampedEntity {
   /** Set once, by whichever of webhook, confirmation or reconciliation fulfils first. */
   @Column({ type: 'timestamptz', nullable: true }) fulfilled_at!: Date | null;
   @Column({ type: 'varchar', length: 30, nullable: true }) fulfilment!: Fulfilment | null;
+  /** When reconciliation last asked the gateway about this open payment (its backoff counts from here). */
+  @Column({ type: 'timestamptz', nullable: true }) reconciled_at!: Date | null;
 }

@@ -1,10 +1,12 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { ProviderError } from '#app/infra/providers/provider-error.js';
 import { PaymentGateways } from '../payment-gateways.js';
 import { PaymentOutcomeService } from '../payment-outcome.service.js';
 import { PaymentsRepository } from '../payments.repository.js';
 import { HeldRefundsService } from '../held-refunds.service.js';
+import type { PaymentTransaction } from '../entities/payment-transaction.entity.js';
 
 /** Open payments older than this are asked about: younger ones are still in the buyer's hands. */
 export const RECONCILE_AFTER_MS = 2 * 60_000;
@@ -14,6 +16,8 @@ export const RECONCILE_AFTER_MS = 2 * 60_000;
  */
 export const HELD_REFUND_AFTER_MS = 2 * 60_000;
 const BATCH = 100;
+/** At most this many batches of open payments a scheduled run asks about; the rest wait for the next. */
+const SCHEDULED_BATCHES = 10;
 
 /**
  * Polls the gateway for payments still open that no webhook or confirmation settled (a lost webhook, a
@@ -30,6 +34,7 @@ export class ReconcilePaymentsJob implements OnModuleInit {
     private readonly gateways: PaymentGateways,
     private readonly outcomes: PaymentOutcomeService,
     private readonly heldRefunds: HeldRefundsService,
+    private readonly tx: TransactionRunner,
   ) {}
 
   onModuleInit(): void {
@@ -37,33 +42,45 @@ export class ReconcilePaymentsJob implements OnModuleInit {
       await this.run(new Date(Date.now() - RECONCILE_AFTER_MS));
     });
     this.jobs.schedule('payments.reconcile', '*/5 * * * *', {});
-    // Run now by an admin, it asks about every open payment, however young.
-    this.jobs.runnable('reconciliation', () => this.run(new Date()));
+    // Run now by an admin, it asks about every open payment, however young, each once.
+    this.jobs.runnable('reconciliation', () => this.run(new Date(), new Date()));
   }
 
-  /** Answers how many payments it settled (their status, or a held refund). */
-  async run(olderThan: Date): Promise<number> {
+  /**
+   * Answers how many payments it settled (their status, or a held refund). Scheduled: the open payments
+   * created before `olderThan` that are due (`claimToReconcile`), up to `SCHEDULED_BATCHES` batches; by an
+   * admin (`askedBefore`, the run's start): every open payment not asked since, however many.
+   */
+  async run(olderThan: Date, askedBefore: Date | null = null): Promise<number> {
     const heldBefore = Math.min(olderThan.getTime(), Date.now() - HELD_REFUND_AFTER_MS);
     let settled = await this.heldRefunds.settle(new Date(heldBefore), BATCH);
-    for (const payment of await this.payments.pendingBefore(olderThan, BATCH)) {
-      try {
-        const verdict = await this.gateways.verdict(payment);
-        const after = await this.outcomes.apply(payment.id, {
-          outcome: verdict.outcome,
-          source: 'reconciliation',
-          gatewayPaymentId: verdict.gatewayPaymentId,
-          gatewayResponse: verdict.raw,
-        });
-        if (after && after.status !== payment.status) settled++;
-      } catch (error) {
-        // One gateway failure must not stop the others; the next run asks again.
-        if (!(error instanceof ProviderError)) throw error;
-        this.logger.warn(
-          { payment_transaction_id: payment.id, kind: error.kind },
-          'reconciliation could not ask',
-        );
-      }
+    for (let batches = 0; askedBefore || batches < SCHEDULED_BATCHES; batches++) {
+      const due = await this.tx.run(() => this.payments.claimToReconcile(olderThan, askedBefore, BATCH));
+      for (const payment of due) if (await this.reconcile(payment)) settled++;
+      if (due.length < BATCH) break;
     }
     return settled;
+  }
+
+  /** Asks the gateway about one payment and applies its verdict; answers whether its status moved. */
+  private async reconcile(payment: PaymentTransaction): Promise<boolean> {
+    try {
+      const verdict = await this.gateways.verdict(payment);
+      const after = await this.outcomes.apply(payment.id, {
+        outcome: verdict.outcome,
+        source: 'reconciliation',
+        gatewayPaymentId: verdict.gatewayPaymentId,
+        gatewayResponse: verdict.raw,
+      });
+      return !!after && after.status !== payment.status;
+    } catch (error) {
+      // One gateway failure must not stop the others; the payment is asked again once due.
+      if (!(error instanceof ProviderError)) throw error;
+      this.logger.warn(
+        { payment_transaction_id: payment.id, kind: error.kind },
+        'reconciliation could not ask',
+      );
+      return false;
+    }
   }
 }
