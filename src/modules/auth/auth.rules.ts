@@ -24,6 +24,15 @@ export function passwordProblems(password: string, email?: string): string[] {
   return problems;
 }
 
+/**
+ * Whether a refresh that came at `cameAt` raced the rotation of its token at `rotatedAt` (two requests with
+ * one token at once: the loser is refused, the family kept) rather than presenting a copy after it (reuse:
+ * the family is revoked). Only a token rotated after the request came is a race.
+ */
+export function isRaced(cameAt: Date, rotatedAt: Date): boolean {
+  return cameAt.getTime() <= rotatedAt.getTime();
+}
+
 export function minutesFrom(now: Date, minutes: number): Date {
   return new Date(now.getTime() + minutes * 60_000);
 }

@@ -27,11 +27,14 @@ export class RefreshTokensRepository {
     return this.repo(manager).findOne({ where: { token_hash: tokenHash } });
   }
 
-  /** Marks a token rotated; false when another request rotated (or revoked) it first. */
-  async rotate(id: string, now: Date, manager: EntityManager): Promise<boolean> {
+  /**
+   * Marks a token rotated at `at` (the moment of rotating, which a refresh racing this one is held against);
+   * false when another request rotated (or revoked) it first.
+   */
+  async rotate(id: string, at: Date, manager: EntityManager): Promise<boolean> {
     const result = await manager
       .getRepository(RefreshToken)
-      .update({ id, rotated_at: IsNull(), revoked_at: IsNull() }, { rotated_at: now });
+      .update({ id, rotated_at: IsNull(), revoked_at: IsNull() }, { rotated_at: at });
     return (result.affected ?? 0) === 1;
   }
 

@@ -9,7 +9,7 @@ import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { User } from '#app/modules/users/entities/user.entity.js';
-import { TTL } from './auth.rules.js';
+import { isRaced, TTL } from './auth.rules.js';
 import type { TokenPairDto } from './dto/auth.dto.js';
 import { RefreshTokensRepository } from './refresh-tokens.repository.js';
 import { hashToken, newOpaqueToken } from './token-crypto.js';
@@ -54,6 +54,8 @@ export class SessionService {
   }
 
   async refresh(refreshToken: string, meta: RequestMeta): Promise<TokenPairDto> {
+    // When this request came: a token rotated after it came was rotated by a request running alongside it
+    // (two tabs refreshing at once), not before it by someone whose copy this is.
     const now = new Date();
     const tokenHash = hashToken(refreshToken);
     const outcome = await this.tx.run(async (manager) => {
@@ -64,12 +66,16 @@ export class SessionService {
       // token revoked (or the user gone) below. Replaces reading the user after rotating: no extra statement.
       const user = await this.accounts.lockForSession(row.user_id, manager);
       if (!user) return { kind: 'invalid' as const };
-      const rotated = row.rotated_at === null && (await this.refreshTokens.rotate(row.id, now, manager));
+      const rotated =
+        row.rotated_at === null && (await this.refreshTokens.rotate(row.id, new Date(), manager));
       if (!rotated) {
         // Revoked meanwhile (the session was ended while this request waited): not a reuse.
         const current =
           row.rotated_at === null ? await this.refreshTokens.findByHash(tokenHash, manager) : row;
         if (!current || current.revoked_at) return { kind: 'invalid' as const };
+        // Rotated by a refresh that was already running when this one came: a race, not a copy. This one
+        // loses (the token is spent) and the winner's new token stays good.
+        if (current.rotated_at && isRaced(now, current.rotated_at)) return { kind: 'invalid' as const };
         // A rotated token presented again: someone holds a copy. End every session of the family.
         await this.refreshTokens.revokeFamily(row.family_id, now, manager);
         return { kind: 'reused' as const, userId: row.user_id };
