@@ -17,6 +17,12 @@ describe('accounts: register, sign in, sessions', () => {
     await t.close();
   });
 
+  /** Asks for `email`'s password reset and answers the token its e-mail carries. */
+  const resetTokenOf = async (email: string): Promise<string> => {
+    await api(t.app).post('/auth/password-reset', { email, site_id: site }).expect(200);
+    await t.drain();
+    return linkToken(t.smtp.to(email)[0], 'reset-password');
+  };
   const register = (body: Record<string, unknown>) =>
     api(t.app).post('/auth/register', {
       email: `new-${uid()}@example.com`,
@@ -284,9 +290,7 @@ describe('accounts: register, sign in, sessions', () => {
       const survivors: number[] = [];
       for (let round = 0; round < 8; round++) {
         const u = await makeUser(t, site);
-        await api(t.app).post('/auth/password-reset', { email: u.email, site_id: site }).expect(200);
-        await t.drain();
-        const token = linkToken(t.smtp.to(u.email)[0], 'reset-password');
+        const token = await resetTokenOf(u.email);
         // Someone holding a copy of the refresh token keeps refreshing while the owner resets the password.
         let current = u.refreshToken;
         const race = { over: false };
@@ -330,9 +334,7 @@ describe('accounts: register, sign in, sessions', () => {
       const survivors: number[] = [];
       for (let round = 0; round < 8; round++) {
         const u = await makeUser(t, site);
-        await api(t.app).post('/auth/password-reset', { email: u.email, site_id: site }).expect(200);
-        await t.drain();
-        const token = linkToken(t.smtp.to(u.email)[0], 'reset-password');
+        const token = await resetTokenOf(u.email);
         const login = api(t.app)
           .post('/auth/login', { email: u.email, password: u.password, site_id: site })
           .then((r) => r);
@@ -412,9 +414,7 @@ describe('accounts: register, sign in, sessions', () => {
 
     it('refuses an expired token and a weak password, changing nothing', async () => {
       const u = await makeUser(t, site);
-      await reset(u.email).expect(200);
-      await t.drain();
-      const token = linkToken(t.smtp.to(u.email)[0], 'reset-password');
+      const token = await resetTokenOf(u.email);
       const weak = await api(t.app)
         .post('/auth/password-set/confirm', { token, password: 'qwertyuiop' })
         .expect(400);

@@ -16,6 +16,7 @@ import {
   UpgradeDto,
 } from './dto/subscription.dto.js';
 import { SubscriptionChangesService } from './subscription-changes.service.js';
+import { SubscriptionPausesService } from './subscription-pauses.service.js';
 import { SubscriptionsService } from './subscriptions.service.js';
 
 @ApiTags('admin: subscriptions')
@@ -24,6 +25,7 @@ export class AdminSubscriptionsController {
   constructor(
     private readonly reads: SubscriptionsService,
     private readonly changes: SubscriptionChangesService,
+    private readonly pauses: SubscriptionPausesService,
   ) {}
 
   @Get()
@@ -134,7 +136,7 @@ export class AdminSubscriptionsController {
     @Body() body: PauseDto,
     @ReqMeta() meta: RequestMeta,
   ): Promise<SubscriptionDto> {
-    return this.changes.pause(admin, body.subscription_id, body, meta);
+    return this.pauses.pause(admin, body.subscription_id, body, meta);
   }
 
   @Post('resume')
@@ -155,6 +157,6 @@ export class AdminSubscriptionsController {
     @Body() body: ResumeDto,
     @ReqMeta() meta: RequestMeta,
   ): Promise<SubscriptionDto> {
-    return this.changes.resume(admin, body.subscription_id, body, meta);
+    return this.pauses.resume(admin, body.subscription_id, body, meta);
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { isUUID } from 'class-validator';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
@@ -9,30 +8,20 @@ import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { MailService } from '#app/modules/mail/mail.service.js';
 import { PurposeOrdersService } from '#app/modules/payments/purpose-orders.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
-import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { SubscriptionDto } from './dto/subscription.dto.js';
 import { day } from './membership-mail.js';
-import { toSubscriptionDto } from './subscriptions.mapper.js';
+import { SubscriptionChangeSteps } from './subscription-change-steps.js';
 import {
   type HistoryEvent,
   type SubscriptionRow,
   SubscriptionsRepository,
 } from './subscriptions.repository.js';
-import {
-  addDays,
-  cancelRefusal,
-  coolingOffRefund,
-  inCoolingOff,
-  upgradeRefusal,
-  MAX_PAUSE_DAYS,
-  resumedState,
-} from './subscriptions.rules.js';
-import { mayRead } from './subscriptions.service.js';
+import { cancelRefusal, coolingOffRefund, inCoolingOff, upgradeRefusal } from './subscriptions.rules.js';
 import { TiersService } from './tiers.service.js';
 
 /**
  * What members and admins change on a membership (DESIGN §5): cancel (endpoint 13, and the member's own
- * with the same rules), upgrade (14), pause and resume. Each locks the row, decides from its state with
+ * with the same rules) and upgrade (14); pause and resume are `SubscriptionPausesService`. Each locks the row, decides from its state with
  * the pure rules, writes `metadata.history` and the activity log, and queues what leaves the process
  * (the cooling-off refund, e-mails, deleting a gateway schedule) in the same transaction.
  */
@@ -43,7 +32,7 @@ export class SubscriptionChangesService {
     private readonly tiers: TiersService,
     private readonly orders: PurposeOrdersService,
     private readonly accounts: AccountsService,
-    private readonly activity: ActivityLogService,
+    private readonly steps: SubscriptionChangeSteps,
     private readonly mail: MailService,
     private readonly jobs: JobQueue,
     private readonly tx: TransactionRunner,
@@ -64,7 +53,7 @@ export class SubscriptionChangesService {
     const now = new Date();
     const immediate = body.immediate === true;
     await this.tx.run(async () => {
-      const s = await this.locked(caller, id);
+      const s = await this.steps.locked(caller, id);
       const refused = cancelRefusal(s.status, immediate);
       if (refused)
         throw AppException.conflict(
@@ -75,7 +64,7 @@ export class SubscriptionChangesService {
         );
       await this.cancelLocked(s, caller, { reason: body.reason, immediate }, meta, now);
     });
-    return this.answer(caller, id);
+    return this.steps.answer(caller, id);
   }
 
   /**
@@ -142,7 +131,7 @@ export class SubscriptionChangesService {
         subscription_id: s.id,
         schedule_id: s.gatewayone_schedule_id,
       });
-    await this.record(
+    await this.steps.record(
       s,
       caller,
       meta,
@@ -167,7 +156,7 @@ export class SubscriptionChangesService {
     meta: RequestMeta,
   ): Promise<SubscriptionDto> {
     await this.tx.run(async () => {
-      const s = await this.locked(caller, id);
+      const s = await this.steps.locked(caller, id);
       if (!['trialing', 'active', 'past_due', 'paused'].includes(s.status))
         throw AppException.conflict('NOT_UPGRADABLE', `A ${s.status} membership cannot be upgraded.`);
       const tier = await this.tiers.findForSite(s.site_id, body.new_tier);
@@ -193,7 +182,7 @@ export class SubscriptionChangesService {
         },
         event,
       );
-      await this.record(
+      await this.steps.record(
         s,
         caller,
         meta,
@@ -202,121 +191,7 @@ export class SubscriptionChangesService {
         event,
       );
     });
-    return this.answer(caller, id);
-  }
-
-  /** An admin pauses an active membership until a date: no credits meanwhile; the period is extended by the pause. */
-  async pause(
-    caller: AuthUser,
-    id: string,
-    body: { paused_until: string; reason: string },
-    meta: RequestMeta,
-  ): Promise<SubscriptionDto> {
-    const now = new Date();
-    const until = new Date(body.paused_until);
-    if (until <= now || until > addDays(now, MAX_PAUSE_DAYS))
-      throw AppException.validation([
-        { field: 'paused_until', message: `must be in the future and at most ${MAX_PAUSE_DAYS} days ahead` },
-      ]);
-    await this.tx.run(async () => {
-      const s = await this.locked(caller, id);
-      if (s.status !== 'active' && s.status !== 'trialing')
-        throw AppException.conflict('NOT_PAUSABLE', `A ${s.status} membership cannot be paused.`);
-      const event: HistoryEvent = {
-        event: 'paused',
-        at: now.toISOString(),
-        by: caller.id,
-        reason: body.reason,
-        until: until.toISOString(),
-        from: s.status,
-      };
-      // The status paused from is kept so that the resume restores it (a trial stays a trial).
-      await this.subs.update(
-        s.id,
-        { status: 'paused', paused_until: until, paused_at: now, paused_from: s.status },
-        event,
-      );
-      await this.record(
-        s,
-        caller,
-        meta,
-        'subscription_paused',
-        `Membership paused until ${day(until)}: ${body.reason}`,
-        event,
-      );
-    });
-    return this.answer(caller, id);
-  }
-
-  async resume(
-    caller: AuthUser,
-    id: string,
-    body: { reason: string },
-    meta: RequestMeta,
-  ): Promise<SubscriptionDto> {
-    const now = new Date();
-    await this.tx.run(async () => {
-      const s = await this.locked(caller, id);
-      if (s.status !== 'paused') throw AppException.conflict('NOT_PAUSED', 'This membership is not paused.');
-      const resumed = resumedState(
-        {
-          current_period_end: s.current_period_end ?? now,
-          next_billing_date: s.next_billing_date ?? now,
-          trial_end_date: s.trial_end_date,
-          paused_from: s.paused_from,
-        },
-        s.paused_at ?? now,
-        now,
-      );
-      const event: HistoryEvent = {
-        event: 'resumed',
-        at: now.toISOString(),
-        by: caller.id,
-        reason: body.reason,
-      };
-      await this.subs.update(
-        s.id,
-        { paused_until: null, paused_at: null, paused_from: null, ...resumed },
-        event,
-      );
-      await this.record(s, caller, meta, 'subscription_resumed', `Membership resumed: ${body.reason}`, event);
-    });
-    return this.answer(caller, id);
-  }
-
-  /** The row locked, if the caller may act on it: an admin of its site, or (cancel) its member; else 404. */
-  private async locked(caller: AuthUser, id: string): Promise<SubscriptionRow> {
-    const s = isUUID(id) ? await this.subs.lock(id) : null;
-    if (!s || !mayRead(caller, s)) throw AppException.notFound('Subscription');
-    return s;
-  }
-
-  private async answer(caller: AuthUser, id: string): Promise<SubscriptionDto> {
-    const s = await this.subs.findById(id);
-    if (!s || !mayRead(caller, s)) throw AppException.notFound('Subscription');
-    return toSubscriptionDto(s);
-  }
-
-  private record(
-    s: SubscriptionRow,
-    caller: Pick<AuthUser, 'id' | 'role'>,
-    meta: RequestMeta,
-    type: string,
-    description: string,
-    event: HistoryEvent,
-  ): Promise<void> {
-    return this.activity.record(
-      {
-        userId: s.user_id,
-        siteId: s.site_id,
-        type,
-        description: description.slice(0, 500),
-        resourceType: 'subscription',
-        resourceId: s.id,
-        metadata: { ...event, actor_role: caller.role },
-      },
-      meta,
-    );
+    return this.steps.answer(caller, id);
   }
 
   private async tell(

@@ -16,7 +16,9 @@ import { RemindersJob } from './jobs/reminders.job.js';
 import { RenewalsJob } from './jobs/renewals.job.js';
 import { RenewalEffectsService } from './renewal-effects.service.js';
 import { SubscribeService } from './subscribe.service.js';
+import { SubscriptionChangeSteps } from './subscription-change-steps.js';
 import { SubscriptionChangesService } from './subscription-changes.service.js';
+import { SubscriptionPausesService } from './subscription-pauses.service.js';
 import { SubscriptionPaymentsHandler } from './subscription-payments.handler.js';
 import { SubscriptionsController } from './subscriptions.controller.js';
 import { RenewalsRepository } from './renewals.repository.js';
@@ -49,6 +51,8 @@ import { TiersService } from './tiers.service.js';
     SubscriptionsService,
     SubscribeService,
     SubscriptionChangesService,
+    SubscriptionChangeSteps,
+    SubscriptionPausesService,
     SubscriptionPaymentsHandler,
     RenewalEffectsService,
     RenewalsJob,
