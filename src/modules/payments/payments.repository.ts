@@ -93,6 +93,12 @@ export class PaymentsRepository {
     await this.repo(manager).update({ id }, changes as never);
   }
 
+  /** The database's clock now (what `now()` writes). */
+  async databaseNow(): Promise<Date> {
+    const [row] = await this.tx.manager.query<Array<{ now: Date }>>(`SELECT now() AS now`);
+    return row.now;
+  }
+
   /**
    * Claims up to `limit` open payments no event has settled for reconciliation to ask about, and notes the
    * ask (`reconciled_at`), so another instance's run skips them and this run never meets them again. Due:

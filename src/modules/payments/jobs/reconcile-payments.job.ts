@@ -43,7 +43,9 @@ export class ReconcilePaymentsJob implements OnModuleInit {
     });
     this.jobs.schedule('payments.reconcile', '*/5 * * * *', {});
     // Run now by an admin, it asks about every open payment, however young, each once.
-    this.jobs.runnable('reconciliation', () => this.run(new Date(), new Date()));
+    // The run's start by the database's clock, which notes each ask: by this process's, a clock ahead of the
+    // database's would find the payments just asked still unasked since, and ask them again.
+    this.jobs.runnable('reconciliation', async () => this.run(new Date(), await this.payments.databaseNow()));
   }
 
   /**
