@@ -327,6 +327,47 @@ describe('site configurations', () => {
       for (const field of Object.keys(SECRETS)) expect(after[field]).toBe(before[field]);
     });
 
+    it('asks for the SMTP password again when the server it logs in to changes, so it never goes elsewhere', async () => {
+      // An admin only ever sees the password masked; kept across a change of host, it would log in to
+      // whatever server the admin names.
+      const { siteId, admin } = await siteWithPeople();
+      const before = await stored(siteId);
+      const masked = (await api(t.app).as(admin.token).get(`/admin/site-configs/${siteId}`).expect(200)).body
+        .smtp_password as string;
+      for (const moved of [
+        { smtp_host: '127.0.0.1', smtp_port: 2526 },
+        { smtp_host: '127.0.0.1', smtp_password: masked },
+        { smtp_port: 2526 },
+        { smtp_username: 'someone-else' },
+      ]) {
+        const res = await api(t.app).as(admin.token).put(`/admin/site-configs/${siteId}`, moved).expect(422);
+        expect(res.body).toMatchObject({
+          code: 'SECRET_REQUIRED',
+          errors: [{ field: 'smtp_password', message: expect.stringContaining('must be sent again') }],
+        });
+        expect(await stored(siteId)).toEqual(before);
+      }
+      // The host as it was, the password kept: nothing moves, nothing is asked.
+      await api(t.app)
+        .as(admin.token)
+        .put(`/admin/site-configs/${siteId}`, { smtp_host: before.smtp_host, display_name: 'Same server' })
+        .expect(200);
+      // Sent again (or cleared) with the move, it is the admin's own to give.
+      const moved = await api(t.app)
+        .as(admin.token)
+        .put(`/admin/site-configs/${siteId}`, {
+          smtp_host: '127.0.0.1',
+          smtp_password: 'their-own-pass-5555',
+        })
+        .expect(200);
+      expect(moved.body).toMatchObject({ smtp_host: '127.0.0.1', smtp_password: '****5555' });
+      await api(t.app)
+        .as(admin.token)
+        .put(`/admin/site-configs/${siteId}`, { smtp_host: 'smtp.example.com', smtp_password: null })
+        .expect(200);
+      expect(await stored(siteId)).toMatchObject({ smtp_host: 'smtp.example.com', smtp_password: null });
+    });
+
     it('records who changed which settings, naming fields but never values', async () => {
       const { siteId, admin } = await siteWithPeople();
       await api(t.app)

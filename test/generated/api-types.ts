@@ -428,7 +428,7 @@ export interface paths {
     get: operations['getSiteConfig'];
     /**
      * Change a site’s settings (its admins)
-     * @description Partial: omitted fields keep their values and `null` clears one. A secret is kept when omitted or sent back masked as it was read. `site_id` cannot change.
+     * @description Partial: omitted fields keep their values and `null` clears one. A secret is kept when omitted or sent back masked as it was read, except the SMTP password when `smtp_host`, `smtp_port` or `smtp_username` changes: it must then be sent again (422 `SECRET_REQUIRED`), so that it never logs in to a server it was not given for. `site_id` cannot change.
      */
     put: operations['updateSiteConfig'];
     post?: never;
@@ -6403,7 +6403,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description `MAIL_SETTINGS_INCOMPLETE`: The chosen email_provider cannot send with these settings. */
+      /** @description `MAIL_SETTINGS_INCOMPLETE`: The chosen email_provider cannot send with these settings.<br>`SECRET_REQUIRED`: The SMTP password must be sent again when the server it logs in to changes. */
       422: {
         headers: {
           [name: string]: unknown;

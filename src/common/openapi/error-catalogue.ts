@@ -17,6 +17,13 @@ export const ERROR_CATALOGUE = {
     status: 422,
     detail: 'An order may come to at most 100000000 (minor units); this one comes to 220000000.',
   },
+  SECRET_REQUIRED: {
+    status: 422,
+    detail: 'The SMTP password must be sent again when the server it logs in to changes.',
+    errors: [
+      { field: 'smtp_password', message: 'must be sent again (or null to clear it) when smtp_host changes' },
+    ],
+  },
   VALIDATION_FAILED: {
     status: 400,
     detail: 'The request is not valid.',

@@ -76,7 +76,9 @@ export class SiteConfigsController {
     summary: 'Change a site’s settings (its admins)',
     description:
       'Partial: omitted fields keep their values and `null` clears one. A secret is kept when omitted or ' +
-      'sent back masked as it was read. `site_id` cannot change.',
+      'sent back masked as it was read, except the SMTP password when `smtp_host`, `smtp_port` or ' +
+      '`smtp_username` changes: it must then be sent again (422 `SECRET_REQUIRED`), so that it never logs ' +
+      'in to a server it was not given for. `site_id` cannot change.',
   })
   @ApiParam(SITE_PARAM)
   @ApiRequestExample({
@@ -84,7 +86,7 @@ export class SiteConfigsController {
     value: { display_name: 'Main Street Prizes' },
   })
   @ApiOkResponse({ type: SiteConfigDto })
-  @ApiErrors(400, 404, 'MAIL_SETTINGS_INCOMPLETE')
+  @ApiErrors(400, 404, 'MAIL_SETTINGS_INCOMPLETE', 'SECRET_REQUIRED')
   updateSiteConfig(
     @Param('site_id') siteId: string,
     @Body() body: UpdateSiteConfigDto,

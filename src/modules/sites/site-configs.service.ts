@@ -13,7 +13,13 @@ import type { SiteConfigDto } from './dto/site-config-response.dto.js';
 import type { SiteConfig } from './entities/site-config.entity.js';
 import { toSiteConfigDto } from './sites.mapper.js';
 import { SitesRepository, type SiteValues } from './sites.repository.js';
-import { missingMailSettings, SECRET_FIELDS, type SecretField, secretChange } from './sites.rules.js';
+import {
+  missingMailSettings,
+  SECRET_FIELDS,
+  type SecretField,
+  secretChange,
+  secretsToResend,
+} from './sites.rules.js';
 import { SitesService } from './sites.service.js';
 
 const isSecret = (field: string): field is SecretField =>
@@ -72,6 +78,14 @@ export class SiteConfigsService {
     await this.tx.run(async (manager) => {
       const site = await this.repo.lockBySiteId(siteId, manager);
       if (!site) throw AppException.notFound('Site');
+      const resend = secretsToResend(body, site, this.sites.readSecret(site, 'smtp_password'));
+      if (resend.length)
+        throw new AppException(
+          HttpStatus.UNPROCESSABLE_ENTITY,
+          'SECRET_REQUIRED',
+          'The SMTP password must be sent again when the server it logs in to changes.',
+          resend,
+        );
       const changes = this.changesFrom(body, site);
       this.checkMailSettings({ ...site, ...changes }, changes);
       if (!Object.keys(changes).length) return;

@@ -3,6 +3,7 @@ import {
   missingMailSettings,
   SECRET_FIELDS,
   secretChange,
+  secretsToResend,
   SITE_ID_PATTERN,
   TEMPLATE_FIELDS,
   siteLinkBase,
@@ -65,6 +66,26 @@ describe('site secrets', () => {
     });
     expect(secretChange('****1234', null)).toEqual({ kind: 'set', value: '****1234' });
     expect(secretChange('****9999', 'old-secret-1234')).toEqual({ kind: 'set', value: '****9999' });
+  });
+
+  it('the SMTP password is asked for again when its host, port or user name changes, and only then', () => {
+    const stored = { smtp_host: 'smtp.example.com', smtp_port: 587, smtp_username: 'shop' };
+    const pass = 'old-secret-1234';
+    expect(secretsToResend({ smtp_host: 'evil.example' }, stored, pass)).toEqual([
+      { field: 'smtp_password', message: 'must be sent again (or null to clear it) when smtp_host changes' },
+    ]);
+    expect(secretsToResend({ smtp_port: 25, smtp_password: '****1234' }, stored, pass)).toHaveLength(1);
+    expect(secretsToResend({ smtp_username: 'other' }, stored, pass)).toHaveLength(1);
+    expect(
+      secretsToResend({ smtp_host: 'evil.example', smtp_password: 'new-pass-9999' }, stored, pass),
+    ).toEqual([]);
+    expect(secretsToResend({ smtp_host: 'evil.example', smtp_password: null }, stored, pass)).toEqual([]);
+    expect(secretsToResend({ smtp_host: 'smtp.example.com', smtp_port: 587 }, stored, pass)).toEqual([]);
+    expect(secretsToResend({ smtp_host: 'evil.example' }, stored, null)).toEqual([]);
+    expect(secretsToResend({ smtp_host: null }, stored, pass)).toEqual([]);
+    expect(secretsToResend({ smtp_host: 'evil.example' }, { ...stored, smtp_host: null }, pass)).toHaveLength(
+      1,
+    );
   });
 
   it('are the four the spec marks as secret', () => {

@@ -75,6 +75,37 @@ export function secretChange(sent: string | null | undefined, current: string | 
   return { kind: 'set', value: sent };
 }
 
+/** Where the SMTP password is presented: change any of these and the stored password would go there. */
+const SMTP_DESTINATION = ['smtp_host', 'smtp_port', 'smtp_username'] as const;
+
+/**
+ * The secrets an update must send again because it moves where they would be presented: the SMTP password
+ * when the host, port or user name changes. Kept as it was, the stored password would log in to whatever
+ * server the update names — one the admin making it runs, who only ever saw the password masked.
+ */
+export function secretsToResend(
+  sent: Partial<Record<(typeof SMTP_DESTINATION)[number] | 'smtp_password', unknown>>,
+  stored: { smtp_host: string | null; smtp_port: number | null; smtp_username: string | null },
+  storedPassword: string | null,
+): FieldError[] {
+  if (storedPassword === null) return [];
+  // Clearing one (null) sends the password nowhere; naming another value sends it there.
+  const moved = SMTP_DESTINATION.filter(
+    (f) => sent[f] !== undefined && sent[f] !== null && sent[f] !== stored[f],
+  );
+  if (
+    !moved.length ||
+    secretChange(sent.smtp_password as string | null | undefined, storedPassword).kind !== 'keep'
+  )
+    return [];
+  return [
+    {
+      field: 'smtp_password',
+      message: `must be sent again (or null to clear it) when ${moved.join(', ')} changes`,
+    },
+  ];
+}
+
 /** The settings a mail provider needs to send anything, checked on the site as it would be saved. */
 export interface MailSettings {
   email_provider: string | null;
