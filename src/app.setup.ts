@@ -11,6 +11,7 @@ import { ORDER_ROUTES } from '#app/common/http/order-routes.js';
 import { buildOpenApiDocument, mountSwagger } from '#app/common/openapi/swagger.js';
 import { AppConfig } from '#app/config/app-config.js';
 import { SandboxGateways } from '#app/infra/providers/sandbox/sandbox-gateways.js';
+import { mountStaffPages } from '#app/modules/auth/staff-pages.js';
 import { MetricsService, metricsMiddleware } from '#app/modules/health/metrics.service.js';
 import { SandboxSite } from '#app/modules/sandbox-site/sandbox-site.router.js';
 
@@ -88,6 +89,7 @@ export function setupApp(app: INestApplication): void {
     }),
   );
   express_.use(express.urlencoded({ extended: false, limit: BODY_LIMIT }));
+  mountStaffPages(express_);
   // Fake gateways on the app itself (DESIGN §7), and pages for the links in sites' e-mails; plain
   // Express, so not in the OpenAPI document.
   if (config.providers === 'sandbox') {

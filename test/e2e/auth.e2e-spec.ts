@@ -489,5 +489,48 @@ describe('accounts: register, sign in, sessions', () => {
       expect(rootLink).toMatch(/\S+/);
       expect(t.smtp.to(peer.email).map((m) => m.headers['x-mail-kind'])).toEqual(['magic_link']);
     });
+
+    it('lead to the service’s own pages, never to a frontend_url a site’s admin chose', async () => {
+      const own = await makeSite(t);
+      const root = await makeUser(t, own, { role: 'superadmin' });
+      const admin = await makeUser(t, own, { role: 'admin' });
+      const member = await makeUser(t, own);
+      // The site's admin points the site's front end at a server it runs, then asks for links into accounts.
+      await api(t.app)
+        .as(admin.token)
+        .put(`/admin/site-configs/${own}`, { frontend_url: 'https://evil.example' })
+        .expect(200);
+      await api(t.app).post('/auth/password-reset', { email: root.email, site_id: own }).expect(200);
+      await api(t.app).post('/auth/magic-link', { email: admin.email, site_id: own }).expect(200);
+      await api(t.app).post('/auth/password-reset', { email: member.email, site_id: own }).expect(200);
+      await t.drain();
+      const linkTo = (email: string) =>
+        new URL(/https?:\/\/\S+\?token=[\w-]+/.exec(t.smtp.to(email)[0].text)![0]);
+      const service = new URL(t.config.publicBaseUrl);
+      for (const [email, path] of [
+        [root.email, '/staff/reset-password'],
+        [admin.email, '/staff/magic-link'],
+      ]) {
+        const link = linkTo(email);
+        expect([link.host, link.pathname]).toEqual([service.host, path]);
+        // The service serves the page the link opens, and it passes the address on to no one.
+        const page = await api(t.app)
+          .get(`${path}?token=${link.searchParams.get('token')}`)
+          .expect(200);
+        expect(page.headers['content-type']).toMatch(/^text\/html/);
+        expect(page.headers['referrer-policy']).toBe('no-referrer');
+      }
+      // A member's links follow the site's front end, as the site's operator chose.
+      expect(linkTo(member.email).host).toBe('evil.example');
+      // Setting the password signs the superadmin in through the service's pages too.
+      const set = await api(t.app)
+        .post('/auth/password-set/confirm', {
+          token: linkTo(root.email).searchParams.get('token'),
+          password: 'brand-New-pass-9913',
+        })
+        .expect(200);
+      const activation = new URL(set.body.activation_link as string);
+      expect([activation.host, activation.pathname]).toEqual([service.host, '/staff/magic-link']);
+    });
   });
 });

@@ -33,6 +33,14 @@ export function isRaced(cameAt: Date, rotatedAt: Date): boolean {
   return cameAt.getTime() <= rotatedAt.getTime();
 }
 
+/** Where the links in staff accounts' e-mails lead: pages of this service (`mountStaffPages`). */
+export const STAFF_PAGES_PATH = '/staff';
+
+/** The address staff links start from: the service's own, never a site's `frontend_url`. */
+export function staffLinkBase(service: { publicBaseUrl: string }): string {
+  return `${service.publicBaseUrl.replace(/\/+$/, '')}${STAFF_PAGES_PATH}`;
+}
+
 export function minutesFrom(now: Date, minutes: number): Date {
   return new Date(now.getTime() + minutes * 60_000);
 }

@@ -11,7 +11,7 @@ import { SitesService } from '#app/modules/sites/sites.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { User } from '#app/modules/users/entities/user.entity.js';
-import { frontendLink, minutesFrom, passwordProblems, TTL } from './auth.rules.js';
+import { frontendLink, minutesFrom, passwordProblems, staffLinkBase, TTL } from './auth.rules.js';
 import type { EmailSentDto, PasswordSetDto, TokenPairDto } from './dto/auth.dto.js';
 import type { OneTimePurpose } from './entities/one-time-token.entity.js';
 import { OneTimeTokensRepository } from './one-time-tokens.repository.js';
@@ -173,8 +173,13 @@ export class PasswordFlowsService {
       },
       manager,
     );
-    const site = await this.sites.findBySiteId(user.site_id, manager);
-    const url = frontendLink(siteLinkBase(site, user.site_id, this.config), link.path, token);
+    // A staff account's links never start from the site's frontend_url: a site's admin may point it at a
+    // server it runs and read a superadmin's token off the address (see staffLinkBase).
+    const staff = user.role !== 'user';
+    const base = staff
+      ? staffLinkBase(this.config)
+      : siteLinkBase(await this.sites.findBySiteId(user.site_id, manager), user.site_id, this.config);
+    const url = frontendLink(base, link.path, token);
     if (mailTo) {
       await this.mail.send(
         {
@@ -183,7 +188,7 @@ export class PasswordFlowsService {
           to: mailTo,
           userId: user.id,
           variables: { link: url, expires_minutes: link.minutes },
-          staffAccess: user.role !== 'user',
+          staffAccess: staff,
         },
         manager,
       );

@@ -9,6 +9,12 @@ export interface SitePage {
   siteName: string;
   /** Where the site's pages live, e.g. `/sandbox/sites/main`. */
   base: string;
+  /** Where a sign-in lands (the site's entries page when unset). */
+  home?: string;
+  /** The line above every page (the sandbox's own when unset). */
+  note?: string;
+  /** A sign-in also authorises this service's API console (`/docs`, which keeps its authorisation). */
+  console?: boolean;
 }
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -25,8 +31,9 @@ label{display:block;margin:.75rem 0}input{font-size:1rem;padding:.4rem;width:100
 button{font-size:1rem;padding:.5rem 1.25rem;margin:.5rem .5rem 0 0}table{border-collapse:collapse;width:100%}
 td,th{text-align:left;padding:.3rem .5rem;border-bottom:1px solid #ddd}.note{color:#555;font-size:.9rem}
 #message{font-weight:600}</style></head>
-<body><header class="note">${escapeHtml(p.siteName)} · sandbox front end served by the API, for sites without a
-<code>frontend_url</code></header>
+<body><header class="note">${escapeHtml(p.siteName)} · ${
+    p.note ?? 'sandbox front end served by the API, for sites without a <code>frontend_url</code>'
+  }</header>
 <main>${body}</main>
 <script>
 const PAGE = ${scriptJson(p)};
@@ -84,7 +91,10 @@ export function magicLinkPage(p: SitePage): string {
   const res = await call('POST', '/auth/magic-link/verify', { token: tokenOf() });
   if (!res.ok) { say(problemText(res.body) + ' Ask for a new sign-in link.'); return; }
   localStorage.setItem(KEY, JSON.stringify(res.body));
-  location.replace(PAGE.base + '/');
+  if (PAGE.console) localStorage.setItem('authorized', JSON.stringify({ bearer: {
+    name: 'bearer', schema: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }, value: res.body.access_token,
+  } }));
+  location.replace(PAGE.home || PAGE.base + '/');
 })();`,
   );
 }
