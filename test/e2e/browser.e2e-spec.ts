@@ -154,5 +154,28 @@ describeWithBrowser(
       await shot('7-signed-in-my-entries');
       expect(problems).toEqual([]);
     });
+
+    it('follows an admin’s e-mailed reset link to the service’s own page and lands in the console, authorised', async () => {
+      // A clean slate: the first test left the console authorised with the admin's token.
+      await page.goto(`${t.base}/docs`);
+      await page.evaluate('localStorage.clear()');
+      await api(t.app).post('/auth/password-reset', { email: admin.email, site_id: site }).expect(200);
+      await t.drain();
+      const mail = t.smtp.to(admin.email).find((m) => m.text.includes('/reset-password?token='));
+      const link = /https?:\/\/\S+\/reset-password\?token=[A-Za-z0-9_-]+/.exec(mail?.text ?? '')?.[0];
+      expect(link?.startsWith(`${t.base}/staff/reset-password?token=`)).toBe(true);
+
+      await page.goto(link!);
+      await page.fill('#password', 'an-admin-chosen-passphrase-8');
+      await page.click('button[type=submit]');
+      await page.waitForURL(`${t.base}/docs`);
+      await page.waitForSelector('.auth-wrapper button.authorize.locked');
+      const kept = await page.evaluate<string | null>("localStorage.getItem('authorized')");
+      const token = (JSON.parse(kept ?? '{}') as { bearer?: { value?: string } }).bearer?.value ?? '';
+      expect(token).not.toBe(admin.token);
+      await api(t.app).as(token).get('/users/me').expect(200);
+      await shot('8-staff-reset-console');
+      expect(problems).toEqual([]);
+    });
   },
 );
