@@ -170,6 +170,8 @@ describe('e-mail through SMTP', () => {
           .put(`/admin/site-configs/${site}`, {
             smtp_port: other.port,
             smtp_username: null,
+            // Another server: the stored password must be sent again or cleared (SECRET_REQUIRED).
+            smtp_password: null,
             smtp_from_name: 'Renamed',
           })
           .expect(200);
