@@ -95,6 +95,49 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     expect(limits.body.spent_this_month_cents).toBe(0);
   });
 
+  it('refuses an order the buyer could never enter, holding the raffle’s max_entries already, charging nothing', async () => {
+    const raffle = await raffleOn(w, { max_entries: 3 });
+    const buyer = await makeUser(w.t, w.site);
+    const first = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 });
+    w.fakes.gatewayOne.complete(first.checkout_id);
+    await confirm(w, first.order_id).expect(200);
+    const order = (quantity: number) =>
+      api(w.t.app)
+        .as(buyer.token)
+        .post('/gatewayone/create-order', { item_id: raffle.item_id, site_id: w.site, quantity });
+    // Two held and two more would pass the cap of three: refused before any payment or checkout.
+    const checkoutsBefore = w.fakes.gatewayOne.payments.size;
+    const refused = await order(2).expect(422);
+    expect(refused.body).toMatchObject({ success: false, error_code: 'MAX_ENTRIES_REACHED' });
+    expect(refused.body.message).toContain('You hold 2 of the 3 tickets');
+    expect(w.fakes.gatewayOne.payments.size).toBe(checkoutsBefore);
+    const payments = await w.t.db.query(
+      `SELECT status FROM payment_transactions WHERE raffle_id = $1 AND user_id = $2`,
+      [raffle.id, buyer.user.id],
+    );
+    expect(payments).toEqual([{ status: 'succeeded' }]);
+    // The one ticket that still fits is sold.
+    await order(1).expect(200);
+  });
+
+  it('answers a member’s order though the month’s spend counter is at its largest value, never a 500', async () => {
+    // Guest orders anyone may open naming a member's address each count against the member's month; added
+    // up past PostgreSQL's integer, they made every later order of that member fail.
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const month = new Date().toISOString().slice(0, 7);
+    await w.t.db.query(
+      `INSERT INTO user_monthly_spend (user_id, month, spent_cents) VALUES ($1, $2, 2147483600)`,
+      [buyer.user.id, month],
+    );
+    await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 1 });
+    const [row] = await w.t.db.query(
+      `SELECT spent_cents FROM user_monthly_spend WHERE user_id = $1 AND month = $2`,
+      [buyer.user.id, month],
+    );
+    expect(row).toEqual({ spent_cents: 2147483647 });
+  });
+
   it('refuses a raffle that has not started as 409 RAFFLE_NOT_STARTED, naming its start date', async () => {
     const start = new Date(Date.now() + 2 * 24 * 3600 * 1000);
     const raffle = await raffleOn(w, {

@@ -38,6 +38,7 @@ const ORDER_ERRORS = [
   'UPSELL_REPEATED',
   'NOT_ENOUGH_TICKETS',
   'MAX_ENTRIES_EXCEEDED',
+  'MAX_ENTRIES_REACHED',
   'AMOUNT_TOO_LARGE',
   'SPEND_LIMIT_REACHED',
   'SELF_PAUSED',
@@ -89,7 +90,7 @@ export class OrdersController {
     },
   })
   @ApiOkResponse({ type: GatewayOneOrderResultDto })
-  @ApiErrors(...ORDER_ERRORS, 'SOLD_OUT', 'MAX_ENTRIES_REACHED', 'PAYMENT_DECLINED', 'PRODUCT_NOT_AVAILABLE')
+  @ApiErrors(...ORDER_ERRORS, 'SOLD_OUT', 'PAYMENT_DECLINED', 'PRODUCT_NOT_AVAILABLE')
   async gatewayOneCreateOrder(
     @Body() body: GatewayOneOrderDto,
     @CurrentUser() caller: AuthUser | undefined,

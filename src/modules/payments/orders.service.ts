@@ -7,6 +7,7 @@ import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { notStartedYet, refusalDetail, refusalStatus } from '#app/modules/raffles/entries/entries.rules.js';
 import { canJoin } from '#app/modules/raffles/raffles.rules.js';
 import type { Raffle } from '#app/modules/raffles/entities/raffle.entity.js';
+import { EntriesService } from '#app/modules/raffles/entries/entries.service.js';
 import { RafflesService } from '#app/modules/raffles/raffles.service.js';
 import { ResponsiblePlayService } from '#app/modules/responsible-play/responsible-play.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
@@ -53,6 +54,8 @@ interface Priced {
   details: Record<string, unknown>;
   /** Another feature's item (a merch product): it records its own order beside the payment. */
   sale?: ItemSale;
+  /** A raffle order: its tickets and the most one entrant may hold (checked against the buyer's own). */
+  entrantCap?: { tickets: number; maxEntries: number };
 }
 
 export interface OpenedOrder {
@@ -70,6 +73,7 @@ export class OrdersService {
   constructor(
     private readonly payments: PaymentsRepository,
     private readonly raffles: RafflesService,
+    private readonly entries: EntriesService,
     private readonly buyers: BuyersService,
     private readonly limits: ResponsiblePlayService,
     private readonly gateways: PaymentGateways,
@@ -88,6 +92,7 @@ export class OrdersService {
     const tooLarge = orderTooLarge(priced.amountCents);
     if (tooLarge) throw AppException.unprocessable('AMOUNT_TOO_LARGE', tooLarge);
     const buyer = await this.buyers.resolve(caller, { ...req.buyer, siteId }, meta);
+    await this.checkBuyerCap(priced, buyer.userId);
     const now = new Date();
     const payment = await this.tx.run(async (manager) => {
       const reservation = await this.limits.reserveSpend(manager, {
@@ -209,6 +214,9 @@ export class OrdersService {
     return {
       purpose: 'raffle',
       raffleId: raffle.id,
+      ...(raffle.max_entries !== null && {
+        entrantCap: { tickets: price.tickets, maxEntries: raffle.max_entries },
+      }),
       amountCents: price.amount_cents,
       currency: raffle.currency,
       description: `${price.tickets} ticket(s) for ${raffle.name}`,
@@ -220,6 +228,22 @@ export class OrdersService {
         upsells,
       },
     };
+  }
+
+  /**
+   * A buyer who already holds the raffle's `max_entries` (with these tickets) is refused before anything is
+   * charged: otherwise the order is paid and then refunded whole at fulfilment. Checks, reserves nothing:
+   * parallel orders of one buyer can each pass, and the one that cannot be entered is refunded then.
+   */
+  private async checkBuyerCap(priced: Priced, userId: string): Promise<void> {
+    if (!priced.entrantCap || !priced.raffleId) return;
+    const held = await this.entries.heldBy(priced.raffleId, userId);
+    if (held + priced.entrantCap.tickets > priced.entrantCap.maxEntries)
+      throw AppException.unprocessable(
+        'MAX_ENTRIES_REACHED',
+        `You hold ${held} of the ${priced.entrantCap.maxEntries} tickets one entrant may hold in this raffle; ` +
+          `${priced.entrantCap.tickets} more would pass it.`,
+      );
   }
 
   private priceGeneric(req: OrderRequest): Priced {

@@ -5,6 +5,9 @@ import { UserLimit } from './entities/user-limit.entity.js';
 import { UserMonthlySpend } from './entities/user-monthly-spend.entity.js';
 import type { LimitsState } from './responsible-play.rules.js';
 
+/** PostgreSQL's `integer` (the counter's column), which a month's sum must not pass. */
+const MAX_INTEGER = 2_147_483_647;
+
 /** Every query of responsible play. Writes take the caller's EntityManager (the order's transaction). */
 @Injectable()
 export class ResponsiblePlayRepository {
@@ -57,7 +60,9 @@ export class ResponsiblePlayRepository {
   /**
    * Adds a spend to the month's counter in one statement, only if it stays within `limit` (null: no
    * limit). Concurrent reservations queue on the row and each re-checks against what the previous one
-   * left. Answers the month's new total, or null when the limit would be passed.
+   * left. Answers the month's new total, or null when the limit would be passed. The sum is taken in
+   * `bigint` and the counter stops at the column's largest value: pending orders anyone may open for a
+   * member (a guest order naming the address) once added up past it and made every later order a 500.
    */
   async reserve(
     manager: EntityManager,
@@ -68,8 +73,9 @@ export class ResponsiblePlayRepository {
        SELECT $1::uuid, $2::varchar, $3::integer
         WHERE $4::integer IS NULL OR $3::integer <= $4::integer
        ON CONFLICT (user_id, month) DO UPDATE
-          SET spent_cents = user_monthly_spend.spent_cents + EXCLUDED.spent_cents, updated_at = now()
-        WHERE $4::integer IS NULL OR user_monthly_spend.spent_cents + EXCLUDED.spent_cents <= $4::integer
+          SET spent_cents = LEAST(user_monthly_spend.spent_cents::bigint + EXCLUDED.spent_cents, ${MAX_INTEGER}),
+              updated_at = now()
+        WHERE $4::integer IS NULL OR user_monthly_spend.spent_cents::bigint + EXCLUDED.spent_cents <= $4::integer
        RETURNING spent_cents`,
       [row.userId, row.month, row.amountCents, row.limitCents],
     );

@@ -242,6 +242,15 @@ export class EntriesRepository {
   countByMethod(raffleId: string, method: EntryMethod): Promise<number> {
     return this.entries.count({ where: { raffle_id: raffleId, method } });
   }
+
+  /** The user's count in the raffle (`raffle_user_entries`, by its primary key); 0 when none. */
+  async heldBy(raffleId: string, userId: string): Promise<number> {
+    const rows = await this.tx.manager.query<Array<{ n: number }>>(
+      `SELECT entries_count AS n FROM raffle_user_entries WHERE raffle_id = $1 AND user_id = $2`,
+      [raffleId, userId],
+    );
+    return rows[0]?.n ?? 0;
+  }
 }
 
 type RawRaffle = Omit<RefusedRaffle, 'start_date' | 'end_date'> & { start_date: string; end_date: string };

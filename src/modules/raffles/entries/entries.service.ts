@@ -97,6 +97,11 @@ export class EntriesService {
     };
   }
 
+  /** How many tickets of the raffle the user holds now (0 when none). */
+  heldBy(raffleId: string, userId: string): Promise<number> {
+    return this.entries.heldBy(raffleId, userId);
+  }
+
   findForPayment(paymentTransactionId: string, manager?: EntityManager): Promise<RaffleEntry | null> {
     return this.entries.findForPayment(paymentTransactionId, manager);
   }
