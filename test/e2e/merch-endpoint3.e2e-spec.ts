@@ -245,6 +245,8 @@ describe('endpoint 3 sells merch products (issue 14)', () => {
     expect(bundle.body.error_code).toBe('UNKNOWN_UPSELL');
     const many = await createOrder({ item_id: tee.id, quantity: 101, ...ADDRESS }, buyer.token).expect(400);
     expect(many.body.error_code).toBe('VALIDATION_FAILED');
+    const none = await createOrder({ item_id: tee.id, quantity: 0, ...ADDRESS }, buyer.token).expect(400);
+    expect(none.body.error_code).toBe('VALIDATION_FAILED');
     // Endpoint 4 sells raffles only: a product's id names nothing there.
     await api(w.t.app)
       .as(buyer.token)

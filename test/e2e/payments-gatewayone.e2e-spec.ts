@@ -138,6 +138,29 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     expect(row).toEqual({ spent_cents: 2147483647 });
   });
 
+  it('sells a bundle alone (quantity 0) at the price the quote gives for it; an order of nothing is a 400', async () => {
+    const raffle = await raffleOn(w, { upsells: [{ quantity: 10, percentage: 20 }] });
+    const quote = await api(w.t.app)
+      .get(`/raffles/${raffle.id}/quote?quantity=0&upsell=10&site_id=${w.site}`)
+      .expect(200);
+    expect(quote.body.amount_cents).toBe(2000); // 10 × £2.50 less 20 %
+    const buyer = await makeUser(w.t, w.site);
+    const order = (body: Record<string, unknown>) =>
+      api(w.t.app)
+        .as(buyer.token)
+        .post('/gatewayone/create-order', { item_id: raffle.item_id, site_id: w.site, quantity: 0, ...body });
+    const opened = await order({ upsells: [{ quantity: 10 }], amount: 20, currency: 'GBP' }).expect(200);
+    w.fakes.gatewayOne.complete(opened.body.checkout_id as string);
+    await confirm(w, opened.body.order_id as string).expect(200);
+    const [entry] = await w.t.db.query(
+      `SELECT entries_count, ticket_from, ticket_to FROM raffle_entries WHERE payment_transaction_id = $1`,
+      [opened.body.order_id],
+    );
+    expect(entry).toEqual({ entries_count: 10, ticket_from: 1, ticket_to: 10 });
+    const nothing = await order({}).expect(400);
+    expect(nothing.body).toMatchObject({ success: false });
+  });
+
   it('refuses a raffle that has not started as 409 RAFFLE_NOT_STARTED, naming its start date', async () => {
     const start = new Date(Date.now() + 2 * 24 * 3600 * 1000);
     const raffle = await raffleOn(w, {

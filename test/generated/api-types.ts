@@ -2868,7 +2868,7 @@ export interface components {
        */
       postal_or_zip_code?: string | null;
       /**
-       * @description Single tickets (default 1); of a merch product, copies (at most 100).
+       * @description Single tickets (default 1; 0 buys the chosen bundles alone, as the quote prices them, and an order of nothing is a 400); of a merch product, copies (1 to 100).
        * @example 5
        */
       quantity?: number | null;

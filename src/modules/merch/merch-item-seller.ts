@@ -31,6 +31,8 @@ export class MerchItemSeller implements OnModuleInit {
     const product = (await this.merch.productsOf(siteId, [itemId])).at(0);
     if (!product) return null; // another site's product is not found, like an unknown one
     const copies = order.quantity ?? 1;
+    if (copies < 1)
+      throw AppException.validation([{ field: 'quantity', message: 'at least 1 copy of a merch product' }]);
     const line = [{ merch_product_id: product.id, copies }];
     const priced = await this.orders.price(siteId, line);
     refuseWhatAProductCannotTake(order, copies);

@@ -86,10 +86,12 @@ export class GatewayOneOrderDto {
   @Str({ max: 100, description: 'Recorded, never trusted.' }) result_code?: string;
   @Str({ max: 100, description: 'Recorded, never trusted.' }) status?: string;
   @Int({
-    min: 1,
+    min: 0,
     max: 10000,
     example: 5,
-    description: 'Single tickets (default 1); of a merch product, copies (at most 100).',
+    description:
+      'Single tickets (default 1; 0 buys the chosen bundles alone, as the quote prices them, and an order of ' +
+      'nothing is a 400); of a merch product, copies (1 to 100).',
   })
   quantity?: number;
   @applyAll(upsellsDecorators) upsells?: OrderUpsellDto[];
