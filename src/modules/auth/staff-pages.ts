@@ -1,5 +1,5 @@
 import express, { type Request, type Response, type Router } from 'express';
-import { magicLinkPage, passwordPage, type SitePage } from '#app/modules/sandbox-site/sandbox-site.pages.js';
+import { magicLinkPage, passwordPage, type SitePage } from '#app/common/http/link-pages.js';
 import { STAFF_PAGES_PATH } from './auth.rules.js';
 
 const STAFF: SitePage = {

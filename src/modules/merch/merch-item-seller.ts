@@ -31,11 +31,9 @@ export class MerchItemSeller implements OnModuleInit {
     const product = (await this.merch.productsOf(siteId, [itemId])).at(0);
     if (!product) return null; // another site's product is not found, like an unknown one
     const copies = order.quantity ?? 1;
-    if (copies < 1)
-      throw AppException.validation([{ field: 'quantity', message: 'at least 1 copy of a merch product' }]);
+    refuseWhatAProductCannotTake(order, copies);
     const line = [{ merch_product_id: product.id, copies }];
     const priced = await this.orders.price(siteId, line);
-    refuseWhatAProductCannotTake(order, copies);
     const address = order.fields as unknown as ShippingAddress;
     let orderId: string | null = null;
     return {
@@ -61,14 +59,14 @@ export class MerchItemSeller implements OnModuleInit {
 
 /**
  * A product has no bundles (a chosen one would change nothing the buyer could see, so it is refused
- * rather than ignored), at most `MAX_COPIES` copies, and ships: the address fields are required.
+ * rather than ignored), 1 to `MAX_COPIES` copies, and ships: the address fields are required.
  */
 function refuseWhatAProductCannotTake(order: ItemOrder, copies: number): void {
   if (order.upsells?.length)
     throw AppException.unprocessable('UNKNOWN_UPSELL', 'A merch product offers no bundles; send no upsells.');
-  if (copies > MAX_COPIES)
+  if (copies < 1 || copies > MAX_COPIES)
     throw AppException.validation([
-      { field: 'quantity', message: `at most ${MAX_COPIES} copies of a merch product` },
+      { field: 'quantity', message: `1 to ${MAX_COPIES} copies of a merch product` },
     ]);
   const missing = missingShipping(order.fields);
   if (missing.length)

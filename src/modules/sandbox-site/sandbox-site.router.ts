@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import express, { type Request, type Response, type Router } from 'express';
 import { SANDBOX_SITE_PATH, SITE_ID_PATTERN } from '#app/modules/sites/sites.rules.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
-import { entriesPage, magicLinkPage, passwordPage, type SitePage } from './sandbox-site.pages.js';
+import { entriesPage, magicLinkPage, passwordPage, type SitePage } from '#app/common/http/link-pages.js';
 
 /**
  * `PROVIDERS=sandbox` only: the pages e-mail links lead to for a site without a `frontend_url`

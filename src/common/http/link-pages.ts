@@ -1,8 +1,9 @@
 /**
- * The sandbox's stand-in for a site's front end: the three pages e-mail links lead to when a site has no
- * `frontend_url`. Plain HTML whose script calls this service's own API from the same origin, as a real
- * front end would: endpoint 1, `POST /auth/magic-link/verify`, `GET /users/me/entries`. The session is
- * kept in the browser's localStorage, per site.
+ * The pages e-mailed links lead to when no site front end serves them: the sandbox's stand-in for a site
+ * without a `frontend_url` (`SandboxSite`), and the staff pages every mode serves for admins' and
+ * superadmins' links (`mountStaffPages`). Plain HTML whose script calls this service's own API from the same
+ * origin, as a real front end would: endpoint 1, `POST /auth/magic-link/verify`, `GET /users/me/entries`. The
+ * session is kept in the browser's localStorage, per site.
  */
 export interface SitePage {
   siteId: string;
@@ -11,7 +12,7 @@ export interface SitePage {
   base: string;
   /** Where a sign-in lands (the site's entries page when unset). */
   home?: string;
-  /** The line above every page (the sandbox's own when unset). */
+  /** The line above every page, as HTML: a constant, never user input (the sandbox's own when unset). */
   note?: string;
   /** A sign-in also authorises this service's API console (`/docs`, which keeps its authorisation). */
   console?: boolean;
