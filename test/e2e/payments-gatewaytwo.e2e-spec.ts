@@ -549,4 +549,62 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
     const limits = await api(w.t.app).as(buyer.token).get('/users/me/limits').expect(200);
     expect(limits.body.spent_this_month_cents).toBe(0);
   });
+
+  it('cancels a checkout still open at the gateway a day on, giving its spend back, and fulfils it if paid after all', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    await api(w.t.app)
+      .as(buyer.token)
+      .put('/users/me/limits', { monthly_spend_limit_cents: 500 })
+      .expect(200);
+    const order = (hours: number) => ({
+      item_id: raffle.item_id,
+      site_id: w.site,
+      amount: 2.5,
+      currency: 'GBP',
+      description: `opened ${hours} h ago`,
+    });
+    const open = async (hours: number) => {
+      const id = (await createOrder(buyer.token, order(hours)).expect(200)).body.order_id as string;
+      await w.t.db.query(
+        `UPDATE payment_transactions SET created_at = now() - make_interval(hours => $2) WHERE id = $1`,
+        [id, hours],
+      );
+      return id;
+    };
+    const spent = async (): Promise<number> => {
+      const limits = await api(w.t.app).as(buyer.token).get('/users/me/limits').expect(200);
+      return limits.body.spent_this_month_cents as number;
+    };
+    const abandoned = await open(25);
+    const recent = await open(23);
+    // Both walked away from at the gateway (still pending there): the month's limit is used up.
+    expect(await spent()).toBe(500);
+    const refused = await createOrder(buyer.token, order(0));
+    expect(refused.status).toBe(422);
+    expect(refused.body).toMatchObject({ success: false, error_code: 'SPEND_LIMIT_REACHED' });
+
+    const superadmin = await makeUser(w.t, w.site, { role: 'superadmin' });
+    await api(w.t.app).as(superadmin.token).post('/admin/jobs/reconciliation/run').expect(200);
+    await w.t.drain();
+    expect(await paymentRow(abandoned)).toMatchObject({ status: 'cancelled', fulfilment: null });
+    expect(await paymentRow(recent)).toMatchObject({ status: 'pending' });
+    expect(await spent()).toBe(250);
+    const [activity] = await w.t.db.query(
+      `SELECT description FROM activity_logs WHERE resource_id = $1 AND activity_type = 'payment_status'`,
+      [abandoned],
+    );
+    expect(activity.description).toBe('Payment pending → cancelled (reconciliation: abandoned)');
+
+    // The buyer pays the old checkout after all: the money was taken, so it counts and is fulfilled.
+    const late = w.fakes.gatewayTwo.orderFor(abandoned)!;
+    w.fakes.gatewayTwo.complete(late.id);
+    expect(await w.fakes.gatewayTwo.deliverWebhook(late.id)).toBe(200);
+    await w.t.drain();
+    expect(await paymentRow(abandoned)).toMatchObject({ status: 'succeeded', fulfilment: 'entered' });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM raffle_entries WHERE payment_transaction_id = $1`, [abandoned]),
+    ).toHaveLength(1);
+    expect(await spent()).toBe(500);
+  });
 });

@@ -1,5 +1,7 @@
 import {
+  ABANDONED_AFTER_MS,
   heldRefundMade,
+  isAbandoned,
   MAX_PAYMENT_CENTS,
   nextStatus,
   orderTooLarge,
@@ -23,6 +25,15 @@ describe('payment status rules', () => {
     expect(recountsSpend('cancelled', 'succeeded')).toBe(true);
     expect(recountsSpend('pending', 'succeeded')).toBe(false);
     expect(recountsSpend('succeeded', 'succeeded')).toBe(false);
+  });
+
+  it('takes a payment still pending at its gateway a day after it was opened as abandoned, never one in review', () => {
+    const opened = new Date('2026-11-01T12:00:00Z');
+    const later = (ms: number) => new Date(opened.getTime() + ms);
+    expect(isAbandoned('pending', opened, later(ABANDONED_AFTER_MS))).toBe(true);
+    expect(isAbandoned('pending', opened, later(ABANDONED_AFTER_MS - 1))).toBe(false);
+    expect(isAbandoned('review', opened, later(10 * ABANDONED_AFTER_MS))).toBe(false);
+    expect(isAbandoned('succeeded', opened, later(10 * ABANDONED_AFTER_MS))).toBe(false);
   });
 
   it('lets a report name the gateway payment until money was taken, never after', () => {

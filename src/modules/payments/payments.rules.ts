@@ -63,6 +63,22 @@ export function unrefunded(p: {
   return Math.max(0, p.amount_cents - p.refunded_cents - p.refund_pending_cents);
 }
 
+/**
+ * How long a payment may stay open at its gateway before it counts as abandoned: a day, as an `incomplete`
+ * membership's first payment (DESIGN §5). A checkout the buyer walked away from stays `pending` at
+ * gatewaytwo for ever, and until it moves the buyer's month keeps its spend counted.
+ */
+export const ABANDONED_AFTER_MS = 24 * 60 * 60_000;
+
+/**
+ * Whether a gateway's `pending` about a payment opened at `openedAt` means the buyer gave up: then it is
+ * settled as `cancelled` (its spend given back). Should the buyer pay after all, that late success is
+ * accepted as any other (`recountsSpend`). A payment in review is the gateway's, never abandoned.
+ */
+export function isAbandoned(outcome: GatewayOutcome, openedAt: Date, now: Date): boolean {
+  return outcome === 'pending' && now.getTime() - openedAt.getTime() >= ABANDONED_AFTER_MS;
+}
+
 /** A failed or cancelled payment gives back what it had counted against the buyer's spend limit. */
 export function releasesSpend(before: PaymentStatus, after: PaymentStatus): boolean {
   const open = before === 'pending' || before === 'review';

@@ -5,6 +5,7 @@ import { ProviderError } from '#app/infra/providers/provider-error.js';
 import { PaymentGateways } from '../payment-gateways.js';
 import { PaymentOutcomeService } from '../payment-outcome.service.js';
 import { PaymentsRepository } from '../payments.repository.js';
+import { isAbandoned } from '../payments.rules.js';
 import { HeldRefundsService } from '../held-refunds.service.js';
 import type { PaymentTransaction } from '../entities/payment-transaction.entity.js';
 
@@ -64,13 +65,17 @@ export class ReconcilePaymentsJob implements OnModuleInit {
     return settled;
   }
 
-  /** Asks the gateway about one payment and applies its verdict; answers whether its status moved. */
+  /**
+   * Asks the gateway about one payment and applies its verdict, a checkout still open a day on as
+   * abandoned (`isAbandoned`); answers whether its status moved.
+   */
   private async reconcile(payment: PaymentTransaction): Promise<boolean> {
     try {
       const verdict = await this.gateways.verdict(payment);
+      const abandoned = isAbandoned(verdict.outcome, payment.created_at, new Date());
       const after = await this.outcomes.apply(payment.id, {
-        outcome: verdict.outcome,
-        source: 'reconciliation',
+        outcome: abandoned ? 'cancelled' : verdict.outcome,
+        source: abandoned ? 'reconciliation: abandoned' : 'reconciliation',
         gatewayPaymentId: verdict.gatewayPaymentId,
         gatewayResponse: verdict.raw,
       });
