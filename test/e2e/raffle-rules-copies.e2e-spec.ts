@@ -88,4 +88,15 @@ describe("Paid orders planned from an instance's copy of the raffle's rules", ()
     expect(earned[0]).toBeGreaterThan(0);
     expect(earned[1]).toBe((earned[0]! / 2) * 3);
   });
+
+  it('earns no points on a raffle whose administrator set its multiplier to 0', async () => {
+    const raffle = await raffleOn(w, { points_enabled: true, points_multiplier: 2 });
+    await api(w.t.app)
+      .as(w.admin.token)
+      .put(`/admin/raffles/${raffle.id}`, { points_multiplier: 0 })
+      .expect(200);
+    const order = await paidOrderOf(w, raffle.item_id, 2);
+    await confirm(w, order).expect(200);
+    expect(await payment(order)).toMatchObject({ fulfilment: 'entered', entries: '1', points: null });
+  });
 });

@@ -2267,7 +2267,10 @@ export interface components {
       name: string;
       /** @description Default false. */
       points_enabled?: boolean;
-      /** @example 1.5 */
+      /**
+       * @description Multiplies the points a purchase earns where points_enabled; 0 earns none; null = 1.
+       * @example 1.5
+       */
       points_multiplier?: number | null;
       /**
        * @description Points per entry; default 0.
@@ -4447,7 +4450,10 @@ export interface components {
       name?: string;
       /** @description Default false. */
       points_enabled?: boolean;
-      /** @example 1.5 */
+      /**
+       * @description Multiplies the points a purchase earns where points_enabled; 0 earns none; null = 1.
+       * @example 1.5
+       */
       points_multiplier?: number | null;
       /**
        * @description Points per entry; default 0.

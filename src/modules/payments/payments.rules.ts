@@ -125,11 +125,3 @@ export type PaymentMethod = keyof typeof PAYMENT_METHOD_GATEWAY;
 export function spendMonth(now: Date): string {
   return now.toISOString().slice(0, 7);
 }
-
-/**
- * Points a raffle purchase earns: the site's rule for the amount paid (one per whole currency unit by
- * default, DESIGN §6) times the raffle's `points_multiplier` where it has points enabled, rounded down.
- */
-export function purchasePoints(basePoints: number, multiplier: number): number {
-  return Math.floor(basePoints * (multiplier > 0 ? multiplier : 1));
-}

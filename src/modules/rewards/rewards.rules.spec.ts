@@ -120,10 +120,13 @@ describe('paymentPoints: the one place a payment’s points are decided', () => 
     expect(paymentPoints({ amountCents: 250, currency: 'GBP', rules: site, multiplier: 2 })).toBe(4);
     expect(paymentPoints({ amountCents: 500, currency: 'GBP', rules: site, multiplier: 0.29 })).toBe(1);
   });
-  it('treats a missing, zero or negative multiplier as 1 and earns nothing for nothing', () => {
+  it('treats a missing multiplier as 1, a zero one as no points, and earns nothing for nothing', () => {
     expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: null })).toBe(10);
-    expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: 0 })).toBe(10);
-    expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: -2 })).toBe(10);
+    expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: undefined })).toBe(
+      10,
+    );
+    expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: 0 })).toBe(0);
+    expect(paymentPoints({ amountCents: 1000, currency: 'GBP', rules: site, multiplier: -2 })).toBe(0);
     expect(paymentPoints({ amountCents: 0, currency: 'GBP', rules: site, multiplier: 3 })).toBe(0);
   });
   it('never earns more than a balance can hold', () => {

@@ -180,7 +180,8 @@ export function paymentPoints(input: {
   if (!Number.isFinite(input.amountCents) || input.amountCents <= 0) return 0;
   const units = Math.floor(input.amountCents / 10 ** minorUnitDigits(input.currency));
   const base = Math.floor(units * input.rules.pointsPerUnit + EPSILON);
-  const multiplier = input.multiplier && input.multiplier > 0 ? input.multiplier : 1;
+  // A raffle without a multiplier earns the base; one of 0 (the least an admin may set) earns nothing.
+  const multiplier = input.multiplier == null ? 1 : Math.max(input.multiplier, 0);
   return Math.min(Math.floor(base * multiplier + EPSILON), MAX_BALANCE);
 }
 

@@ -168,7 +168,12 @@ export class CreateRaffleDto {
   @Bool({ nullable: false, description: 'Default false.' }) points_enabled?: boolean;
 
   @MaxDecimals(PERCENT_DECIMALS)
-  @Num({ min: 0, max: 1000, example: 1.5 })
+  @Num({
+    min: 0,
+    max: 1000,
+    example: 1.5,
+    description: 'Multiplies the points a purchase earns where points_enabled; 0 earns none; null = 1.',
+  })
   points_multiplier?: number;
 
   @Int({
