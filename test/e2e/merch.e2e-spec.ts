@@ -364,6 +364,48 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       expect((await submitJobs(created.merch_order.id))[1]).toMatchObject({ state: 'created', later: true });
     });
 
+    it('waits out a provider that asks it to slow down (429) at submission, then delivers the order once', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer);
+      w.fulfilment.failNext(1, 429);
+      await payCheckout(w, created.checkout_id);
+      const waiting = await adminOrder(w, created.merch_order.id);
+      expect({
+        stage: waiting.status_stage,
+        payment: await paymentStatus(waiting.payment_id as string),
+      }).toEqual({
+        stage: 'awaiting_payment',
+        payment: 'succeeded',
+      });
+      const [job] = await submitJobs(created.merch_order.id);
+      expect(job.state).toBe('retry');
+      await makeDue(w.t, job.id);
+      await w.t.drain();
+      expect((await adminOrder(w, created.merch_order.id)).status_stage).toBe('submitted');
+      expect(w.fulfilment.created.filter((c) => c.merchantReference === created.merch_order.id)).toHaveLength(
+        1,
+      );
+    });
+
+    it('keeps an order whose answer was lost when the last attempt is asked to slow down (429): no refund', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer);
+      w.fulfilment.setLatency(1_500); // the first attempt makes the order and loses the answer
+      await payCheckout(w, created.checkout_id);
+      w.fulfilment.setLatency(0);
+      w.fulfilment.failNext(1, 429); // the last attempt: "Too Many Requests"
+      const [first] = await submitJobs(created.merch_order.id);
+      await makeDue(w.t, first.id, true);
+      await w.t.drain();
+      const o = await adminOrder(w, created.merch_order.id);
+      expect({ stage: o.status_stage, payment: await paymentStatus(o.payment_id as string) }).toEqual({
+        stage: 'awaiting_payment',
+        payment: 'succeeded',
+      });
+      expect(w.fulfilment.byReference(created.merch_order.id)).toBeDefined();
+      expect((await submitJobs(created.merch_order.id))[1]).toMatchObject({ state: 'created', later: true });
+    });
+
     it('fails and refunds an order the provider never received through the last attempt (an outage)', async () => {
       const buyer = await makeUser(w.t, w.site);
       const created = await order(buyer);

@@ -64,6 +64,9 @@ describe('ProviderHttp', () => {
 
   it.each([
     [503, false], // turned away before any work
+    [429, false], // asked to come back later: not a refusal of the request
+    [425, false],
+    [408, false],
     [500, true],
     [502, true], // a proxy's answer: the provider behind it may have acted
     [504, true],
@@ -74,5 +77,24 @@ describe('ProviderHttp', () => {
       .send({ method: 'POST', path: '/refund' })
       .catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'unavailable', httpStatus: status, mayHaveActed });
+  });
+
+  it('tries a read again after a provider asked it to come back later', async () => {
+    let calls = 0;
+    const s = await serve((_req, res) => {
+      if (calls++) res.writeHead(200).end('{"ok":true}');
+      else res.writeHead(429).end();
+    });
+    server = s.server;
+    const answer = await new ProviderHttp({
+      provider: 'gw',
+      baseUrl: s.url,
+      timeoutMs: 2_000,
+      headers: {},
+      secrets: [],
+      backoffMs: [10],
+    }).send({ method: 'GET', path: '/a', retry: true });
+    expect(answer).toEqual({ status: 200, body: { ok: true } });
+    expect(calls).toBe(2);
   });
 });

@@ -39,6 +39,9 @@ export interface ProviderResponse {
 
 const DEFAULT_BACKOFF_MS = [100, 300] as const;
 
+/** Statuses that answer no request: come back later (429 Too Many Requests, 425 Too Early), 408 Request Timeout. */
+const TURNED_AWAY = new Set([408, 425, 429]);
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 function parseObject(text: string): Record<string, unknown> | undefined {
@@ -77,8 +80,9 @@ const AGENTS = {
 /**
  * HTTP to one provider with Node's own http client and a keep-alive pool (a third of the CPU of
  * `fetch`, which a confirmation pays on its hot path): one timeout per call however many attempts it
- * makes, retries only where the caller says the request is safe to repeat, and errors that never carry a credential. Answers below
- * 500 are returned for the adapter to interpret (some gateways answer results with 400).
+ * makes, retries only where the caller says the request is safe to repeat, and errors that never carry a
+ * credential. Answers below 500 are returned for the adapter to interpret (some gateways answer results with
+ * 400), but for those that answer no request (`TURNED_AWAY`).
  */
 export class ProviderHttp {
   private readonly logger: Logger;
@@ -179,6 +183,17 @@ export class ProviderHttp {
         status,
         undefined,
         status === 503,
+      );
+    // Asked to come back later (429, 425) or timed out waiting for our request (408): no answer to it, and
+    // turned away before any work, so a read is retried and a write may be sent again. Never a refusal: a
+    // provider that rate-limits must not fail (and refund) the order it was asked to make.
+    if (TURNED_AWAY.has(status))
+      throw this.error(
+        'unavailable',
+        `${this.options.provider} ${what} answered ${status}`,
+        status,
+        undefined,
+        true,
       );
     // Never followed: an API that redirects is not answering (as fetch's `redirect: 'error'` treated it).
     if (status >= 300 && status < 400)
