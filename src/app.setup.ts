@@ -3,10 +3,11 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import { Logger as PinoLogger } from 'nestjs-pino';
+import { REFUSED_BODY_TYPE } from '#app/common/errors/error-response.js';
 import { sendError } from '#app/common/errors/problem-details.filter.js';
 import type { AppRequest } from '#app/common/http/request-context.js';
 import { requestId } from '#app/common/http/request-id.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '#app/common/http/json-depth.rules.js';
+import { MAX_JSON_DEPTH, refusedJson } from '#app/common/http/json-body.rules.js';
 import { ORDER_ROUTES } from '#app/common/http/order-routes.js';
 import { buildOpenApiDocument, mountSwagger } from '#app/common/openapi/swagger.js';
 import { AppConfig } from '#app/config/app-config.js';
@@ -18,11 +19,12 @@ import { SandboxSite } from '#app/modules/sandbox-site/sandbox-site.router.js';
 export const BODY_LIMIT = '1mb';
 
 /** body-parser passes an error with its own 4xx status through to the error handler below. */
-function tooDeep(): Error {
-  return Object.assign(new Error(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`), {
-    status: 400,
-    type: 'entity.too.deep',
-  });
+function refusal(why: 'too-deep' | 'nul'): Error {
+  const message =
+    why === 'too-deep'
+      ? `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`
+      : 'The request body holds the NUL character (\\u0000), which no field can store.';
+  return Object.assign(new Error(message), { status: 400, type: REFUSED_BODY_TYPE });
 }
 
 /** UTF-8 is scanned as bytes; the other charsets body-parser accepts (UTF-16) are decoded first. */
@@ -77,13 +79,14 @@ export function setupApp(app: INestApplication): void {
     exposedHeaders: ['X-Request-Id', 'X-Next-Cursor', 'Link', 'Retry-After', 'Idempotent-Replayed'],
   });
   // The raw body is kept for webhook signature checks, and refused before parsing when it nests deeper
-  // than any recursive walker after it can take (on every route). Parse errors become problem+json here
-  // because Express middleware errors never reach Nest's exception filters.
+  // than any recursive walker after it can take, or holds a NUL no column can store (on every route). Parse
+  // errors become problem+json here because Express middleware errors never reach Nest's exception filters.
   express_.use(
     express.json({
       limit: BODY_LIMIT,
       verify: (req, _res, buf, encoding) => {
-        if (nestsDeeperThan(textOf(buf, encoding), MAX_JSON_DEPTH)) throw tooDeep();
+        const refused = refusedJson(textOf(buf, encoding), MAX_JSON_DEPTH);
+        if (refused) throw refusal(refused);
         (req as AppRequest).rawBody = buf;
       },
     }),

@@ -118,6 +118,38 @@ describe('website forms that become members (issue 14)', () => {
       expect(t.smtp.to(member.email)).toHaveLength(0);
     });
 
+    it('takes an address longer than an account holds as none (422), and refuses a NUL character (400)', async () => {
+      const long = `${'a'.repeat(250)}@example.com`;
+      expect((await replay(submission(long)).expect(422)).body.code).toBe('SUBMISSION_WITHOUT_EMAIL');
+      const email = `nul-${n}@example.com`;
+      const refused = await replay(submission(email, { 'First Name': 'Sam\u0000' })).expect(400);
+      expect(refused.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        detail: 'The request body holds the NUL character (\\u0000), which no field can store.',
+      });
+      expect(await usersWith(email)).toHaveLength(0);
+      expect(await t.db.query(`SELECT 1 FROM users WHERE email_normalized = $1`, [long])).toHaveLength(0);
+    });
+
+    it('makes one member of two submissions for the same new address replayed at once', async () => {
+      for (let round = 0; round < 5; round++) {
+        const email = `together-${round}-${n}@example.com`;
+        const answers = await Promise.all(
+          ['Sam', 'Samuel'].map((first) => replay(submission(email, { 'First Name': first }))),
+        );
+        expect(answers.map((a) => a.status)).toEqual([200, 200]);
+        const users = await usersWith(email);
+        expect(users).toHaveLength(1);
+        const bodies = answers.map((a) => a.body as { user_id: string; user_created: boolean });
+        expect(bodies.map((b) => b.user_id)).toEqual([users[0].id, users[0].id]);
+        expect(bodies.map((b) => b.user_created).sort()).toEqual([false, true]);
+        const rows = await t.db.query(`SELECT user_id FROM cms_submissions WHERE user_id = $1`, [
+          users[0].id,
+        ]);
+        expect(rows).toHaveLength(2);
+      }
+    });
+
     it('refuses a submission without an e-mail, and a user who is not an admin', async () => {
       const body = submission('x');
       body.payload.data['Your E-mail'] = '';
@@ -157,6 +189,26 @@ describe('website forms that become members (issue 14)', () => {
       // So does endpoint 20 with the same submission.
       expect((await replay(JSON.parse(body) as object).expect(200)).body).toMatchObject({ duplicate: true });
       expect(t.smtp.to(email)).toHaveLength(1);
+    });
+
+    it('refuses a submission holding a NUL character (400) and stores nothing', async () => {
+      const email = `nul-live-${n}@example.com`;
+      const body = JSON.stringify(submission(email, { 'First Name': 'Sam\u0000' }));
+      const id = (JSON.parse(body) as { payload: { id: string } }).payload.id;
+      await deliver(body).expect(400);
+      expect(await inbox(`${site}:${id}`)).toHaveLength(0);
+    });
+
+    it('settles a submission whose address is longer than an account holds, with the reason, not a database error', async () => {
+      const body = JSON.stringify(submission(`${'b'.repeat(250)}@example.com`));
+      const id = (JSON.parse(body) as { payload: { id: string } }).payload.id;
+      await deliver(body).expect(200);
+      await t.drain();
+      const [event] = await t.db.query<Array<{ status: string; last_error: string | null }>>(
+        `SELECT status, last_error FROM inbound_events WHERE provider = 'cms' AND event_key = $1`,
+        [`${site}:${id}`],
+      );
+      expect(event).toMatchObject({ last_error: expect.stringContaining('no e-mail address') });
     });
 
     it('refuses a bad signature, a stale timestamp or none, and stores nothing', async () => {

@@ -56,6 +56,41 @@ describe('bad input gets a clear error and changes nothing', () => {
     });
   });
 
+  describe('a body holding the NUL character, which no column can store', () => {
+    const detail = 'The request body holds the NUL character (\\u0000), which no field can store.';
+
+    it('is refused with 400 before anything reads it, and nothing is written', async () => {
+      const email = `nul-${Date.now()}@example.com`;
+      const body = {
+        email,
+        password: 'A-good-Passw0rd-42',
+        site_id: site,
+        name: 'Sam\u0000',
+        data_processing_consent: true,
+        age_confirmed: true,
+      };
+      const res = await api(t.app).post('/auth/register', body).expect(400);
+      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', detail });
+      expect(await t.db.query(`SELECT 1 FROM users WHERE email_normalized = $1`, [email])).toHaveLength(0);
+      // The text "\u0000" (an escaped backslash) is only text.
+      await api(t.app)
+        .post('/auth/register', { ...body, name: 'Sam \\u0000' })
+        .expect(201);
+    });
+
+    it('is refused in the order endpoints’ own shape there', async () => {
+      const res = await api(t.app)
+        .post('/gatewayone/create-order', { confirmation_only: true, order_id: 'x\u0000' })
+        .expect(400);
+      expect(res.body).toEqual({
+        success: false,
+        error: detail,
+        error_code: 'VALIDATION_FAILED',
+        message: detail,
+      });
+    });
+  });
+
   it('reports a value of the wrong type by its type alone, not by the ranges it also fails', async () => {
     const admin = await makeUser(t, site, { role: 'admin' });
     const res = await api(t.app)

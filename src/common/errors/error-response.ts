@@ -20,6 +20,9 @@ function isHttpError(error: unknown): error is { status: number; type?: string; 
   );
 }
 
+/** body-parser's error `type` for a body the service refuses before parsing; its message is the detail. */
+export const REFUSED_BODY_TYPE = 'entity.refused';
+
 export const DATABASE_UNAVAILABLE_DETAIL =
   'The service cannot reach its database right now; try again in a few seconds.';
 
@@ -45,7 +48,7 @@ export function toErrorResponse(error: unknown): ErrorResponse {
         ? 'The request body is not valid JSON.'
         : error.type === 'entity.too.large'
           ? 'The request body is too large.'
-          : error.type === 'entity.too.deep' && error instanceof Error
+          : error.type === REFUSED_BODY_TYPE && error instanceof Error
             ? error.message
             : 'The request body could not be read.';
     return { status: error.status, code: codeForStatus(error.status), detail, internal: false };

@@ -36,6 +36,22 @@ export class CmsSubmissionsService {
     event: ReplaySubmissionDto,
     source: 'webhook' | 'replay',
   ): Promise<SubmissionResultDto> {
+    try {
+      return await this.processOnce(siteId, event, source);
+    } catch (error) {
+      // Another submission for the same new address made the account while this one ran (the unique index
+      // decided, and this transaction, its claim included, was rolled back): once more, finding that account.
+      if (error instanceof AppException && error.code === 'EMAIL_TAKEN' && !this.tx.active)
+        return this.processOnce(siteId, event, source);
+      throw error;
+    }
+  }
+
+  private async processOnce(
+    siteId: string,
+    event: ReplaySubmissionDto,
+    source: 'webhook' | 'replay',
+  ): Promise<SubmissionResultDto> {
     await this.sites.requireSite(siteId);
     const { payload } = event;
     const person = readForm(payload.data, payload.schema ?? []);

@@ -47,8 +47,11 @@ describe('cms rules', () => {
     expect(person.accepts_marketing).toBeUndefined();
   });
 
-  it('has no e-mail when the address is not one', () => {
+  it('has no e-mail when the address is not one, or longer than an account holds (254)', () => {
     expect(readForm({ Email: 'not an address' }, []).email).toBeNull();
+    const at254 = `${'a'.repeat(242)}@example.com`;
+    expect(readForm({ Email: at254 }, []).email).toBe(at254);
+    expect(readForm({ Email: `a${at254}` }, []).email).toBeNull();
   });
 
   it('accepts a signature over timestamp and raw body within 5 minutes, and nothing else', () => {

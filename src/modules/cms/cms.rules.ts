@@ -77,6 +77,11 @@ const text = (value: unknown): string | undefined => {
   return undefined;
 };
 
+/** The longest address an account holds (RFC 5321's path limit, as every e-mail field of the API). */
+const MAX_EMAIL = 254;
+const isEmail = (text: string): boolean =>
+  text.length <= MAX_EMAIL && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
+
 const truthy = (value: unknown): boolean =>
   value === true || (typeof value === 'string' && /^(true|on|yes|1|checked)$/i.test(value.trim()));
 
@@ -119,7 +124,7 @@ export function readForm(data: Record<string, unknown>, schema: FormSchemaField[
   }
   const name = fullName ?? ([profile.first_name, profile.last_name].filter(Boolean).join(' ') || null);
   return {
-    email: email && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) ? email.toLowerCase() : null,
+    email: email && isEmail(email) ? email.toLowerCase() : null,
     profile,
     ...(accepts !== undefined ? { accepts_marketing: accepts } : {}),
     name: name ? name.slice(0, 200) : null,

@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.rules.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, refusedJson } from './json-body.rules.js';
 
 const nested = (levels: number): string => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
 
@@ -29,5 +29,14 @@ describe('how deep a JSON body nests', () => {
   it('reads 5,000 levels (about 50 KB) without recursion', () => {
     const body = Buffer.from('['.repeat(5000) + ']'.repeat(5000));
     expect(nestsDeeperThan(body, MAX_JSON_DEPTH)).toBe(true);
+  });
+
+  it('refuses a string holding the NUL character, and only that', () => {
+    expect(refusedJson('{"a":"x\\u0000y"}', 4)).toBe('nul');
+    expect(refusedJson(Buffer.from('{"a":["ok","\\u0000"]}'), 4)).toBe('nul');
+    expect(refusedJson('{"a":"\\\\u0000"}', 4)).toBeNull(); // an escaped backslash, then the text u0000
+    expect(refusedJson('{"a":"\\u00001","b":"\\u0001"}', 4)).toBe('nul');
+    expect(refusedJson('{"a":"\\u0020","u0000":1}', 4)).toBeNull();
+    expect(refusedJson('{"a":"ok"}', 4)).toBeNull();
   });
 });
