@@ -47,6 +47,14 @@ describe('cms rules', () => {
     expect(person.accepts_marketing).toBeUndefined();
   });
 
+  it('reads every value as one line, as registration takes a name', () => {
+    const person = readForm(
+      { Email: 'eve@example.com', 'First Name': 'Eve\r\nBcc: x', City: '\tLeeds\u2028' },
+      [],
+    );
+    expect(person.profile).toMatchObject({ first_name: 'Eve Bcc: x', city: 'Leeds' });
+  });
+
   it('has no e-mail when the address is not one, or longer than an account holds (254)', () => {
     expect(readForm({ Email: 'not an address' }, []).email).toBeNull();
     const at254 = `${'a'.repeat(242)}@example.com`;

@@ -71,8 +71,12 @@ const ALIASES: Partial<Record<string, ProfileField>> = {
 const MARKETING = new Set(['acceptsmarketing', 'marketing', 'marketingconsent', 'newsletter', 'optin']);
 const FULL_NAME = new Set(['name', 'fullname', 'yourname']);
 
+/** Control characters and line breaks: a form's value becomes one line, as a name typed at registration must be. */
+// eslint-disable-next-line no-control-regex -- control characters are what it replaces
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
+
 const text = (value: unknown): string | undefined => {
-  if (typeof value === 'string') return value.trim() || undefined;
+  if (typeof value === 'string') return value.replace(CONTROL, ' ').trim() || undefined;
   if (typeof value === 'number') return String(value);
   return undefined;
 };
