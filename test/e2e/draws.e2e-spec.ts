@@ -385,6 +385,30 @@ describe('draws anyone can verify (issue 13)', () => {
       expect(run.code).toBe(0);
     });
 
+    it('before its instant-win check ran wins no instant prize', async () => {
+      const r = await raffleOn(w, {
+        total_entries_available: 10,
+        instant_wins: [{ prize: 'A hoodie', count: 10 }], // every ticket wins
+      });
+      const buyer = await member('Jo', 'Kent');
+      const refunded = await bought(r.id, r.item_id, buyer, 2); // its e-mail job (and check) not run yet
+      await refund(refunded.orderId);
+      await w.t.drain();
+      await runJob(w, 'raffles.close');
+      await w.t.drain();
+      expect(await w.t.db.query(`SELECT ticket FROM raffle_winners WHERE raffle_id = $1`, [r.id])).toEqual(
+        [],
+      );
+      const shown = (await api(w.t.app).get(`/raffles/${r.id}`).expect(200)).body as Record<string, unknown>;
+      expect(shown.instant_wins).toEqual([{ prize: 'A hoodie', count: 10, left: 10 }]);
+      // A standing entry still wins what its tickets cover.
+      const kept = await bought(r.id, r.item_id, await member('Kit', 'Kent'), 1);
+      await w.t.drain();
+      expect(await w.t.db.query(`SELECT entry_id FROM raffle_winners WHERE raffle_id = $1`, [r.id])).toEqual([
+        { entry_id: kept.entryId },
+      ]);
+    });
+
     it('after the close stays in the published ticket list and the draw', async () => {
       const r = await raffleOn(w, { total_entries_available: 100 });
       const buyer = await member('Ida', 'Kent');

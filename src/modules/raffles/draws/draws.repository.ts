@@ -160,6 +160,9 @@ export class DrawsRepository {
   /**
    * The instant-win tickets inside an entry's range, taken for it: each is set once (`entry_id IS NULL`), so
    * two checks of one entry, or of two entries, never take one ticket twice. Off the raffle row entirely.
+   * Only while the entry stands: one voided (its payment refunded whole) before its check ran wins nothing.
+   * The entry's row is held `FOR SHARE`, so a void running at the same moment (it updates that row) goes
+   * either wholly before (nothing won) or after (the win stands, as the draw's list published before a void).
    */
   takeInstantTickets(
     raffleId: string,
@@ -169,7 +172,9 @@ export class DrawsRepository {
   ): Promise<Array<{ ticket: number; prize: string }>> {
     return this.updated<{ ticket: number; prize: string }>(
       `UPDATE raffle_instant_tickets SET entry_id = $2
-        WHERE raffle_id = $1 AND ticket BETWEEN $3 AND $4 AND entry_id IS NULL RETURNING ticket, prize`,
+        WHERE raffle_id = $1 AND ticket BETWEEN $3 AND $4 AND entry_id IS NULL
+          AND EXISTS (SELECT 1 FROM raffle_entries WHERE id = $2 AND voided_at IS NULL FOR SHARE)
+        RETURNING ticket, prize`,
       [raffleId, entryId, from, to],
     );
   }
