@@ -92,12 +92,20 @@ export class DrawsRepository {
     return { tickets: Number(rows[0]?.tickets ?? 0), entries: Number(rows[0]?.entries ?? 0) };
   }
 
-  /** Raffles to close now: published, open, and past their end date or sold out. */
+  /**
+   * Raffles to close now: published, open, and past their end date or sold out. Their rows are taken in id
+   * order, the order a void holds its raffles in (`voidOpen`): taken in the table's order, a close and an
+   * account's deletion holding two of the same raffles each waited on the other, and the database ended one.
+   */
   async closeDue(now: Date): Promise<string[]> {
     const rows = await this.updated<{ id: string }>(
-      `UPDATE raffles SET closed = true, closed_at = $1
-        WHERE draft = false AND closed = false AND (end_date <= $1 OR current_entries >= total_entries_available)
-        RETURNING id`,
+      `UPDATE raffles r SET closed = true, closed_at = $1
+         FROM (SELECT id FROM raffles
+                WHERE draft = false AND closed = false
+                  AND (end_date <= $1 OR current_entries >= total_entries_available)
+                ORDER BY id FOR UPDATE) due
+        WHERE r.id = due.id
+        RETURNING r.id`,
       [now],
     );
     return rows.map((r) => r.id);
