@@ -3,11 +3,17 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import { Logger as PinoLogger } from 'nestjs-pino';
+import type { FieldError } from '#app/common/errors/app.exception.js';
 import { REFUSED_BODY_TYPE } from '#app/common/errors/error-response.js';
 import { sendError } from '#app/common/errors/problem-details.filter.js';
 import type { AppRequest } from '#app/common/http/request-context.js';
 import { requestId } from '#app/common/http/request-id.js';
-import { MAX_JSON_DEPTH, refusedJson } from '#app/common/http/json-body.rules.js';
+import {
+  type JsonRefusal,
+  MAX_JSON_DEPTH,
+  nulFields,
+  refusedJson,
+} from '#app/common/http/json-body.rules.js';
 import { ORDER_ROUTES } from '#app/common/http/order-routes.js';
 import { buildOpenApiDocument, mountSwagger } from '#app/common/openapi/swagger.js';
 import { AppConfig } from '#app/config/app-config.js';
@@ -18,13 +24,30 @@ import { SandboxSite } from '#app/modules/sandbox-site/sandbox-site.router.js';
 
 export const BODY_LIMIT = '1mb';
 
-/** body-parser passes an error with its own 4xx status through to the error handler below. */
-function refusal(why: 'too-deep' | 'nul'): Error {
-  const message =
-    why === 'too-deep'
-      ? `The request body nests deeper than ${MAX_JSON_DEPTH} levels.`
-      : 'The request body holds the NUL character (\\u0000), which no field can store.';
-  return Object.assign(new Error(message), { status: 400, type: REFUSED_BODY_TYPE });
+/**
+ * body-parser passes an error with its own 4xx status through to the error handler below. A NUL names the
+ * fields that hold it, as validation would.
+ */
+function refusal(why: JsonRefusal, text: Uint8Array | string): Error {
+  if (why === 'too-deep')
+    return Object.assign(new Error(`The request body nests deeper than ${MAX_JSON_DEPTH} levels.`), {
+      status: 400,
+      type: REFUSED_BODY_TYPE,
+    });
+  let errors: FieldError[] = [];
+  try {
+    const parsed: unknown = JSON.parse(typeof text === 'string' ? text : Buffer.from(text).toString('utf8'));
+    errors = nulFields(parsed).map((field) => ({
+      field,
+      message: `${field} holds the NUL character (\\u0000), which cannot be stored`,
+    }));
+  } catch {
+    // Not JSON after all: the refusal says what it found without naming a field.
+  }
+  return Object.assign(
+    new Error('The request body holds the NUL character (\\u0000), which no field can store.'),
+    { status: 400, type: REFUSED_BODY_TYPE, errors },
+  );
 }
 
 /** UTF-8 is scanned as bytes; the other charsets body-parser accepts (UTF-16) are decoded first. */
@@ -85,8 +108,9 @@ export function setupApp(app: INestApplication): void {
     express.json({
       limit: BODY_LIMIT,
       verify: (req, _res, buf, encoding) => {
-        const refused = refusedJson(textOf(buf, encoding), MAX_JSON_DEPTH);
-        if (refused) throw refusal(refused);
+        const text = textOf(buf, encoding);
+        const refused = refusedJson(text, MAX_JSON_DEPTH);
+        if (refused) throw refusal(refused, text);
         (req as AppRequest).rawBody = buf;
       },
     }),

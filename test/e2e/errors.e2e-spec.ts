@@ -70,7 +70,13 @@ describe('bad input gets a clear error and changes nothing', () => {
         age_confirmed: true,
       };
       const res = await api(t.app).post('/auth/register', body).expect(400);
-      expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED', detail });
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        detail,
+        errors: [
+          { field: 'name', message: 'name holds the NUL character (\\u0000), which cannot be stored' },
+        ],
+      });
       expect(await t.db.query(`SELECT 1 FROM users WHERE email_normalized = $1`, [email])).toHaveLength(0);
       // The text "\u0000" (an escaped backslash) is only text.
       await api(t.app)
@@ -86,7 +92,7 @@ describe('bad input gets a clear error and changes nothing', () => {
         success: false,
         error: detail,
         error_code: 'VALIDATION_FAILED',
-        message: detail,
+        message: 'order_id: order_id holds the NUL character (\\u0000), which cannot be stored',
       });
     });
   });

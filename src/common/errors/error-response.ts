@@ -51,7 +51,14 @@ export function toErrorResponse(error: unknown): ErrorResponse {
           : error.type === REFUSED_BODY_TYPE && error instanceof Error
             ? error.message
             : 'The request body could not be read.';
-    return { status: error.status, code: codeForStatus(error.status), detail, internal: false };
+    const { errors } = error as { errors?: FieldError[] };
+    return {
+      status: error.status,
+      code: codeForStatus(error.status),
+      detail,
+      ...(error.type === REFUSED_BODY_TYPE && errors?.length ? { errors } : {}),
+      internal: false,
+    };
   }
   // The database restarting or unreachable: a transaction cut off is rolled back with its connection (one
   // whose COMMIT went but whose answer was lost has taken effect, and the retry finds it done), so the

@@ -1,4 +1,4 @@
-import { MAX_JSON_DEPTH, nestsDeeperThan, refusedJson } from './json-body.rules.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, nulFields, refusedJson } from './json-body.rules.js';
 
 const nested = (levels: number): string => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
 
@@ -38,5 +38,17 @@ describe('how deep a JSON body nests', () => {
     expect(refusedJson('{"a":"\\u00001","b":"\\u0001"}', 4)).toBe('nul');
     expect(refusedJson('{"a":"\\u0020","u0000":1}', 4)).toBeNull();
     expect(refusedJson('{"a":"ok"}', 4)).toBeNull();
+  });
+
+  it('names the fields holding the NUL character as validation names fields', () => {
+    const body = {
+      name: 'Sam\u0000',
+      profile: { city: 'ok', first_name: '\u0000' },
+      items: [{ sku: 'a\u0000' }],
+    };
+    expect(nulFields(body)).toEqual(['name', 'profile.first_name', 'items.0.sku']);
+    expect(nulFields({ a: { 'k\u0000': 1 } })).toEqual(['a']);
+    expect(nulFields('\u0000')).toEqual(['body']);
+    expect(nulFields({ a: 'fine' })).toEqual([]);
   });
 });

@@ -62,3 +62,27 @@ export function refusedJson(text: Uint8Array | string, limit: number): JsonRefus
 export function nestsDeeperThan(text: Uint8Array | string, limit: number): boolean {
   return refusedJson(text, limit) === 'too-deep';
 }
+
+/**
+ * The fields of a parsed JSON body whose text (or a key) holds the NUL character, as validation names fields
+ * (`profile.first_name`, `items.0.sku`): for the refusal of a body `refusedJson` found one in. At most
+ * `limit` of them, read no deeper than `MAX_JSON_DEPTH`.
+ */
+export function nulFields(value: unknown, limit = 10): string[] {
+  const found: string[] = [];
+  const walk = (v: unknown, path: string, depth: number): void => {
+    if (found.length >= limit || depth > MAX_JSON_DEPTH) return;
+    if (typeof v === 'string') {
+      if (v.includes('\u0000')) found.push(path || 'body');
+      return;
+    }
+    if (!v || typeof v !== 'object') return;
+    for (const [key, child] of Object.entries(v)) {
+      if (key.includes('\u0000'))
+        found.push(path || 'body'); // a key is named by the object holding it
+      else walk(child, path ? `${path}.${key}` : key, depth + 1);
+    }
+  };
+  walk(value, '', 0);
+  return found.slice(0, limit);
+}
