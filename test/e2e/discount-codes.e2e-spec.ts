@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../support/app';
 import {
   DISCOUNT_CODE_FIELDS,
   type Named,
+  bulkBody,
   codeBody,
   makeBrand,
   makeTag,
@@ -210,6 +211,32 @@ describe('discount codes (endpoint 7, reads, update, delete, endpoint 9)', () =>
         codeBody(brandA.id, { valid_from: '2030-01-02T00:00:00Z', valid_until: '2030-01-01T00:00:00Z' }),
       ).expect(422);
       expect(res.body.code).toBe('INVALID_VALIDITY_WINDOW');
+    });
+
+    it('refuses ISO 8601 dates nothing could store (400 naming the field) on create, bulk, update and brands', async () => {
+      const unreadable = [
+        '+2026-06-01T00:00:00Z',
+        '2026-06-01T10:00:00,5Z',
+        '2026-W23-1',
+        '20260601',
+        '2026-06-01T10Z',
+      ];
+      const fieldsOf = (body: unknown) =>
+        (body as { errors: Array<{ field: string }> }).errors.map((e) => e.field);
+      for (const d of unreadable) {
+        const res = await create(codeBody(brandA.id, { valid_until: d })).expect(400);
+        expect(fieldsOf(res.body)).toEqual(['valid_until']);
+      }
+      const id = ((await create(codeBody(brandA.id)).expect(201)).body as { id: string }).id;
+      const admin = api(t.app).as(adminA.token);
+      const answers = [
+        await admin.post('/discount-codes/bulk-generate', bulkBody(brandA.id, { valid_from: '2026-W23-1' })),
+        await admin.put(`/discount-codes/${id}`, { valid_until: '2026-W23-1' }),
+        await admin.post('/admin/discount-brands', { name: 'Week brand', published_on: '2026-W23-1' }),
+      ];
+      expect(answers.map((a) => a.status)).toEqual([400, 400, 400]);
+      // The forms a Date reads are still taken.
+      await admin.put(`/discount-codes/${id}`, { valid_until: '2031-06-01T10:00:00.5+01:00' }).expect(200);
     });
 
     it('sends bulk codes to bulk-generate (422 USE_BULK_GENERATE)', async () => {

@@ -97,6 +97,41 @@ describe('bad input gets a clear error and changes nothing', () => {
     });
   });
 
+  it('refuses ISO 8601 dates nothing reads in every date field (400 naming the field), changing nothing', async () => {
+    const admin = await makeUser(t, site, { role: 'admin' });
+    const member = await makeUser(t, site);
+    const week = '2026-W23-1';
+    const fieldsOf = (body: unknown) =>
+      (body as { errors: Array<{ field: string }> }).errors.map((e) => e.field);
+    const raffle = await api(t.app)
+      .as(admin.token)
+      .post('/admin/raffles', {
+        name: 'Week raffle',
+        currency: 'GBP',
+        price_display: 1,
+        total_entries_available: 10,
+        start_date: week,
+        end_date: '2031-01-01T00:00:00Z',
+      })
+      .expect(400);
+    expect(fieldsOf(raffle.body)).toEqual(['start_date']);
+    const limits = await api(t.app)
+      .as(member.token)
+      .put('/users/me/limits', { paused_until: week })
+      .expect(400);
+    expect(fieldsOf(limits.body)).toEqual(['paused_until']);
+    const pause = await api(t.app)
+      .as(admin.token)
+      .post('/admin/subscriptions/pause', {
+        subscription_id: '5b0e7a52-6f8e-4c0b-a3c1-8d9e2f7a1b34',
+        paused_until: week,
+        reason: 'Asked for a break',
+      })
+      .expect(400);
+    expect(fieldsOf(pause.body)).toEqual(['paused_until']);
+    expect(await t.db.query(`SELECT 1 FROM raffles WHERE name = 'Week raffle'`)).toEqual([]);
+  });
+
   it('reports a value of the wrong type by its type alone, not by the ranges it also fails', async () => {
     const admin = await makeUser(t, site, { role: 'admin' });
     const res = await api(t.app)

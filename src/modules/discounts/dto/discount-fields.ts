@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsTimestamp } from '#app/common/validation/timestamp.js';
 
 /** Largest value an `integer` column holds: a storage bound, not a business limit. */
 export const INT4_MAX = 2_147_483_647;
@@ -12,7 +13,7 @@ export function DateTime(o: { description?: string; example?: string } = {}): Pr
     IsOptional(),
     IsString(),
     MaxLength(40),
-    IsISO8601({ strict: true, strictSeparator: true }, { message: 'must be an ISO 8601 date-time' }),
+    IsTimestamp('must be an ISO 8601 date-time', { strictSeparator: true }),
     ApiProperty({
       type: String,
       format: 'date-time',

@@ -1,8 +1,9 @@
 import { OmitType, PartialType } from '@nestjs/swagger';
-import { IsISO8601, IsOptional, IsUrl, Matches } from 'class-validator';
+import { IsOptional, IsUrl, Matches } from 'class-validator';
 import { Bool, Int, Line, Nested, Num, Str, WebUrl, WebUrlList } from '#app/common/validation/fields.js';
 import { Currency, CurrencyDecimals, MaxDecimals } from '#app/common/validation/money-fields.js';
 import { NestedArray } from '#app/common/validation/nested-array.js';
+import { IsTimestamp } from '#app/common/validation/timestamp.js';
 import { PERCENT_DECIMALS } from '../pricing.rules.js';
 
 const MAX_TICKETS = 10_000_000;
@@ -190,11 +191,11 @@ export class CreateRaffleDto {
   @Bool({ nullable: false, description: 'Default false: the free (no-purchase) route.' })
   allow_free_entries?: boolean;
 
-  @IsISO8601({ strict: true }, { message: 'start_date must be an ISO 8601 date-time' })
+  @IsTimestamp('start_date must be an ISO 8601 date-time')
   @Str({ required: true, max: 40, example: '2027-01-01T00:00:00Z' })
   start_date!: string;
 
-  @IsISO8601({ strict: true }, { message: 'end_date must be an ISO 8601 date-time' })
+  @IsTimestamp('end_date must be an ISO 8601 date-time')
   @Str({ required: true, max: 40, example: '2027-02-01T00:00:00Z', description: 'After start_date.' })
   end_date!: string;
 

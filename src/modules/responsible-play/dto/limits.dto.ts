@@ -1,6 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsISO8601, IsOptional } from 'class-validator';
+import { IsOptional } from 'class-validator';
 import { Int, Prop } from '#app/common/validation/fields.js';
+import { IsTimestamp } from '#app/common/validation/timestamp.js';
 import { MAX_LIMIT_CENTS } from '../responsible-play.rules.js';
 
 export class UpdateLimitsDto {
@@ -16,7 +17,7 @@ export class UpdateLimitsDto {
   monthly_spend_limit_cents?: number | null;
 
   @IsOptional()
-  @IsISO8601({ strict: true }, { message: 'paused_until must be an ISO 8601 timestamp' })
+  @IsTimestamp('paused_until must be an ISO 8601 timestamp')
   @ApiProperty({
     type: String,
     format: 'date-time',

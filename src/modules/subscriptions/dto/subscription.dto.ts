@@ -1,7 +1,8 @@
-import { IsIn, IsISO8601, IsOptional, IsUUID } from 'class-validator';
+import { IsIn, IsOptional, IsUUID } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
 import { Bool, NotNull, Prop, Str } from '#app/common/validation/fields.js';
+import { IsTimestamp } from '#app/common/validation/timestamp.js';
 import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../subscriptions.rules.js';
 
 const date = (description?: string) =>
@@ -119,7 +120,7 @@ export class PauseDto {
   @Str({ required: true, example: '5b0e7a52-6f8e-4c0b-a3c1-8d9e2f7a1b34' })
   subscription_id!: string;
 
-  @IsISO8601({ strict: true }, { message: 'paused_until must be an ISO 8601 date-time' })
+  @IsTimestamp('paused_until must be an ISO 8601 date-time')
   @Str({
     required: true,
     example: '2030-02-01T00:00:00Z',
