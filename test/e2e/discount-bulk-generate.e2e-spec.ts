@@ -277,6 +277,40 @@ describe('bulk discount codes (endpoint 8), their CSV export and claims read sid
       expect((await api(t.app).get(`/discount-codes/${bulk.id}`).expect(200)).body.is_valid).toBe(false);
     });
 
+    it('gives the last generated code to the one claimer who can pay, whoever else clicks at that moment', async () => {
+      // Fifteen members without points claim at the same moment as one with enough, ten rounds: the claims
+      // that cannot pay must never keep the paying member from the code still there.
+      const broke = await Promise.all(Array.from({ length: 15 }, () => makeUser(t, siteA)));
+      const told: string[] = [];
+      for (let round = 0; round < 10; round++) {
+        const payer = await makeUser(t, siteA);
+        await api(t.app)
+          .as(adminA.token)
+          .post('/admin/rewards/adjust', {
+            user_id: payer.user.id,
+            amount: 1000,
+            reason: 'Points to claim with',
+          })
+          .expect(201);
+        const id = (
+          (await generate(bulkBody(brandA.id, { count: 1, points_required: 50 })).expect(201)).body as {
+            id: string;
+          }
+        ).id;
+        const answers = await Promise.all(
+          [...broke, payer].map((u) => api(t.app).as(u.token).post(`/discount-codes/${id}/claim`)),
+        );
+        const paid = answers[answers.length - 1];
+        told.push(
+          paid.status === 201 ? 'claimed' : `${paid.status} ${(paid.body as { code?: string }).code}`,
+        );
+        expect(answers.slice(0, -1).map((a) => (a.body as { code?: string }).code)).toEqual(
+          broke.map(() => 'INSUFFICIENT_POINTS'),
+        );
+      }
+      expect(told).toEqual(told.map(() => 'claimed'));
+    });
+
     it('refuses to set a bulk code’s text on update (422) but updates the rest', async () => {
       const bulk = (await generate(bulkBody(brandA.id)).expect(201)).body;
       const path = `/discount-codes/${bulk.id}`;

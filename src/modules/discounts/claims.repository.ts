@@ -64,23 +64,30 @@ export class ClaimsRepository {
     );
   }
 
-  /** Hands the claim an unclaimed generated code of the bulk code; null when none is left. */
+  /**
+   * Hands the claim an unclaimed generated code of the bulk code; null when none is left. Codes other claims
+   * hold are skipped; when only such codes are left, it waits for them, since a claim may yet roll back
+   * (its code's use refused at the commit) and leave its code unclaimed: "none left" is then the truth.
+   */
   async takeUniqueCode(claimId: string, codeId: string, userId: string): Promise<string | null> {
-    const rows = await this.tx.manager.query<Array<{ code: string }>>(
-      `WITH picked AS (
-         UPDATE discount_unique_codes SET claimed_by_user_id = $3, claimed_at = now()
-          WHERE id = (SELECT id FROM discount_unique_codes
-                       WHERE discount_code_id = $2 AND claimed_at IS NULL
-                       LIMIT 1 FOR UPDATE SKIP LOCKED)
-          RETURNING id, code),
-       handed AS (
-         UPDATE discount_claims c SET unique_code_id = picked.id, code = picked.code
-           FROM picked WHERE c.id = $1
-         RETURNING c.code)
-       SELECT code FROM handed`,
-      [claimId, codeId, userId],
-    );
-    return rows[0]?.code ?? null;
+    for (const lock of ['FOR UPDATE SKIP LOCKED', 'FOR UPDATE']) {
+      const rows = await this.tx.manager.query<Array<{ code: string }>>(
+        `WITH picked AS (
+           UPDATE discount_unique_codes SET claimed_by_user_id = $3, claimed_at = now()
+            WHERE id = (SELECT id FROM discount_unique_codes
+                         WHERE discount_code_id = $2 AND claimed_at IS NULL
+                         LIMIT 1 ${lock})
+            RETURNING id, code),
+         handed AS (
+           UPDATE discount_claims c SET unique_code_id = picked.id, code = picked.code
+             FROM picked WHERE c.id = $1
+           RETURNING c.code)
+         SELECT code FROM handed`,
+        [claimId, codeId, userId],
+      );
+      if (rows[0]) return rows[0].code;
+    }
+    return null;
   }
 
   /** The code's use, last, with the commit (and whatever the claim deferred). Throws `ClaimRefused`. */

@@ -45,10 +45,8 @@ export class ClaimsService {
         },
         async (claimId) => {
           if (!claimId) throw AppException.conflict('ALREADY_CLAIMED', 'You have already claimed this code.');
-          const text = code.is_bulk_code
-            ? await this.claims.takeUniqueCode(claimId, code.id, user.id)
-            : shared;
-          if (code.is_bulk_code && text === null) throw new ClaimRefused();
+          // The points first: a claim that cannot pay must never hold a generated code, even for a moment,
+          // or a paying claim at the same time finds every code held and is told they are all claimed.
           const spent = await this.points.spendForClaim(
             {
               userId: user.id,
@@ -65,6 +63,10 @@ export class ClaimsService {
               'INSUFFICIENT_POINTS',
               `This needs ${code.points_required} points, more than the balance holds.`,
             );
+          const text = code.is_bulk_code
+            ? await this.claims.takeUniqueCode(claimId, code.id, user.id)
+            : shared;
+          if (code.is_bulk_code && text === null) throw new ClaimRefused();
           await this.claims.useAndCommit(code.id);
           return {
             code: text,
