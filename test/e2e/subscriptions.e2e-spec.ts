@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { api } from '../support/api';
-import { makeUser, pointsOf } from '../support/factories';
+import { DEFAULT_PASSWORD, makeUser, pointsOf, uid } from '../support/factories';
 import {
   activeMember,
   getSubscription,
@@ -349,6 +349,44 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
   });
 
   describe('renewals', () => {
+    it('completes a referral whose referee’s first payment is the charge after a trial', async () => {
+      const referrer = await makeUser(w.t, w.site);
+      const code = (
+        (await api(w.t.app).as(referrer.token).get('/rewards/referral-code').expect(200)).body as {
+          referral_code: string;
+        }
+      ).referral_code;
+      const reg = await api(w.t.app)
+        .from('203.0.113.91')
+        .post('/auth/register', {
+          email: `referee-${uid()}@example.com`,
+          password: DEFAULT_PASSWORD,
+          site_id: w.site,
+          data_processing_consent: true,
+          age_confirmed: true,
+          referral_code: code,
+        })
+        .expect(201);
+      const referee = reg.body as { access_token: string; user: { id: string } };
+      expect(await pointsOf(w.t, referrer.user.id)).toBe(50); // the sign-up bonus
+      const trial = await tierOn(w, { amount_cents: 500, trial_days: 7, entry_credits_per_period: 3 });
+      const started = await api(w.t.app)
+        .as(referee.access_token)
+        .post('/subscriptions', { tier_id: trial.id })
+        .expect(201);
+      const body = started.body as { checkout_id: string; subscription: { id: string } };
+      await payCheckout(w, body.checkout_id); // the card check: nothing taken
+      const referrals = async () =>
+        (await api(w.t.app).as(referrer.token).get('/rewards/referrals').expect(200)).body as Array<{
+          status: string;
+        }>;
+      expect((await referrals())[0]).toMatchObject({ status: 'pending' });
+      await makeDue(w, body.subscription.id);
+      await runJob(w, 'renewals'); // the first money taken: £5.00 on the stored card
+      expect((await referrals())[0]).toMatchObject({ status: 'completed', is_completed: true });
+      expect(await pointsOf(w.t, referrer.user.id)).toBe(250);
+    });
+
     it('charges the stored card once per period and renews once, through a year with its milestones', async () => {
       const { member, id } = await activeMember(w, tier.id);
       const registration = await registrationOf(w, id);

@@ -5,7 +5,7 @@ import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { ResponsiblePlayService } from '#app/modules/responsible-play/responsible-play.service.js';
 import { PaymentPointsService } from '#app/modules/rewards/payment-points.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
-import type { PaymentHead } from './hooks/payment-hooks.js';
+import { type PaymentHead, PaymentHooks } from './hooks/payment-hooks.js';
 import { type GatewayVerdict, PaymentGateways } from './payment-gateways.js';
 import { type StoredCardCharge, StoredCardChargesRepository } from './stored-card-charges.repository.js';
 
@@ -30,6 +30,7 @@ export class StoredCardChargesService {
     private readonly points: PaymentPointsService,
     private readonly activity: ActivityLogService,
     private readonly jobs: JobQueue,
+    private readonly hooks: PaymentHooks,
     private readonly tx: TransactionRunner,
   ) {}
 
@@ -74,7 +75,8 @@ export class StoredCardChargesService {
   /**
    * In the ambient transaction: the charges that went through move to `succeeded` and are claimed for
    * fulfilment in one statement (only those still pending: a webhook may have settled one already);
-   * their points, activity rows and purchase e-mails follow, set-based. Answers the claimed payments.
+   * the listeners of a success hear of each, and their points, activity rows and purchase e-mails follow,
+   * set-based. Answers the claimed payments.
    */
   async settleSucceeded(
     results: Array<{ paymentId: string; verdict: GatewayVerdict }>,
@@ -82,6 +84,9 @@ export class StoredCardChargesService {
     if (!results.length) return [];
     const won = await this.charges.claimPendingSuccesses(results);
     if (!won.length) return won;
+    // Every listener of a success, as when a webhook settles the charge first: a referee's first payment
+    // that is a charge on the card (the first after a trial) completes their referral.
+    for (const p of won) await this.hooks.succeeded(p);
     // One after another: they share the transaction's connection, and after the first of a site its
     // rules come from the cache.
     const points: number[] = [];
