@@ -2,10 +2,12 @@ import { api } from '../support/api';
 import { makeUser, uid, pointsOf as balanceOf } from '../support/factories';
 import { linkToken } from '../support/smtp-sink';
 import {
+  buyerWithLimit,
   confirm,
   orderAsUser,
   type PaymentsWorld,
   raffleOn,
+  spentThisMonth,
   startPaymentsWorld,
   stopPaymentsWorld,
 } from '../support/payments';
@@ -91,8 +93,7 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     expect(
       await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE raffle_id = $1`, [raffle.id]),
     ).toHaveLength(0);
-    const limits = await api(w.t.app).as(buyer.token).get('/users/me/limits').expect(200);
-    expect(limits.body.spent_this_month_cents).toBe(0);
+    expect(await spentThisMonth(w, buyer.token)).toBe(0);
   });
 
   it('refuses an order the buyer could never enter, holding the raffle’s max_entries already, charging nothing', async () => {
@@ -318,11 +319,7 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
 
   it('refuses an order past the buyer’s monthly spend limit (422 SPEND_LIMIT_REACHED)', async () => {
     const raffle = await raffleOn(w);
-    const buyer = await makeUser(w.t, w.site);
-    await api(w.t.app)
-      .as(buyer.token)
-      .put('/users/me/limits', { monthly_spend_limit_cents: 300 })
-      .expect(200);
+    const buyer = await buyerWithLimit(w, 300);
     await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 1 });
     const res = await api(w.t.app)
       .as(buyer.token)

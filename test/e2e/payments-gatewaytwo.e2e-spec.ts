@@ -6,7 +6,14 @@ import {
 } from '#app/modules/payments/jobs/reconcile-payments.job.js';
 import { api } from '../support/api';
 import { makeUser, uid } from '../support/factories';
-import { type PaymentsWorld, raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
+import {
+  buyerWithLimit,
+  type PaymentsWorld,
+  raffleOn,
+  spentThisMonth,
+  startPaymentsWorld,
+  stopPaymentsWorld,
+} from '../support/payments';
 
 describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
   let w: PaymentsWorld;
@@ -530,11 +537,7 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
   });
 
   it('marks an order the shopper cancelled as cancelled and gives its spend back', async () => {
-    const buyer = await makeUser(w.t, w.site);
-    await api(w.t.app)
-      .as(buyer.token)
-      .put('/users/me/limits', { monthly_spend_limit_cents: 400 })
-      .expect(200);
+    const buyer = await buyerWithLimit(w, 400);
     const res = await createOrder(buyer.token, {
       site_id: w.site,
       amount: 4,
@@ -546,17 +549,12 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
     expect(await w.fakes.gatewayTwo.deliverWebhook(order.id)).toBe(200);
     await w.t.drain();
     expect((await paymentRow(res.body.order_id)).status).toBe('cancelled');
-    const limits = await api(w.t.app).as(buyer.token).get('/users/me/limits').expect(200);
-    expect(limits.body.spent_this_month_cents).toBe(0);
+    expect(await spentThisMonth(w, buyer.token)).toBe(0);
   });
 
   it('cancels a checkout still open at the gateway a day on, giving its spend back, and fulfils it if paid after all', async () => {
     const raffle = await raffleOn(w);
-    const buyer = await makeUser(w.t, w.site);
-    await api(w.t.app)
-      .as(buyer.token)
-      .put('/users/me/limits', { monthly_spend_limit_cents: 500 })
-      .expect(200);
+    const buyer = await buyerWithLimit(w, 500);
     const order = (hours: number) => ({
       item_id: raffle.item_id,
       site_id: w.site,
@@ -572,10 +570,7 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
       );
       return id;
     };
-    const spent = async (): Promise<number> => {
-      const limits = await api(w.t.app).as(buyer.token).get('/users/me/limits').expect(200);
-      return limits.body.spent_this_month_cents as number;
-    };
+    const spent = () => spentThisMonth(w, buyer.token);
     const abandoned = await open(25);
     const recent = await open(23);
     // Both walked away from at the gateway (still pending there): the month's limit is used up.

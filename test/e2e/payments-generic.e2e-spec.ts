@@ -1,6 +1,11 @@
 import { api } from '../support/api';
 import { makeSite, makeUser, type MadeUser } from '../support/factories';
-import { type PaymentsWorld, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
+import {
+  buyerWithLimit,
+  type PaymentsWorld,
+  startPaymentsWorld,
+  stopPaymentsWorld,
+} from '../support/payments';
 
 const SPEC_FIELDS = [
   'id',
@@ -172,11 +177,7 @@ describe('payment transactions (endpoint 6, GET /payments/{id}, GET /admin/payme
       .put('/users/me/limits', { paused_until: new Date(Date.now() + 86_400_000).toISOString() })
       .expect(200);
     expect((await create(paused.token, valid).expect(422)).body.code).toBe('SELF_PAUSED');
-    const limited = await makeUser(w.t, w.site);
-    await api(w.t.app)
-      .as(limited.token)
-      .put('/users/me/limits', { monthly_spend_limit_cents: 1000 })
-      .expect(200);
+    const limited = await buyerWithLimit(w, 1000);
     expect((await create(limited.token, valid).expect(422)).body.code).toBe('SPEND_LIMIT_REACHED');
     const rows = await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE user_id = ANY($1)`, [
       [paused.user.id, limited.user.id],

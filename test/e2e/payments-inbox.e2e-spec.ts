@@ -5,9 +5,11 @@ import { api } from '../support/api';
 import { makeSite, makeUser, type MadeUser } from '../support/factories';
 import { makePublished } from '../support/raffles';
 import {
+  buyerWithLimit,
   orderAsUser,
   type PaymentsWorld,
   raffleOn,
+  spentThisMonth,
   startPaymentsWorld,
   stopPaymentsWorld,
 } from '../support/payments';
@@ -200,11 +202,7 @@ describe('the webhook inbox, its admin view and replay, and events out of order'
 
   it('accepts a success after a failure: the tickets are entered and the spend counts again', async () => {
     const raffle = await raffleOn(w);
-    const buyer = await makeUser(w.t, w.site);
-    await api(w.t.app)
-      .as(buyer.token)
-      .put('/users/me/limits', { monthly_spend_limit_cents: 500 })
-      .expect(200);
+    const buyer = await buyerWithLimit(w, 500);
     const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 }); // £5.00, the whole limit
     w.fakes.gatewayOne.complete(order.checkout_id, DECLINE_CODE);
     expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id)).toBe(200);
@@ -226,8 +224,7 @@ describe('the webhook inbox, its admin view and replay, and events out of order'
         order.order_id,
       ]),
     ).toEqual([{ entries_count: 2 }]);
-    const limits = await api(w.t.app).as(buyer.token).get('/users/me/limits').expect(200);
-    expect(limits.body.spent_this_month_cents).toBe(500);
+    expect(await spentThisMonth(w, buyer.token)).toBe(500);
     const more = await api(w.t.app)
       .as(buyer.token)
       .post('/gatewayone/create-order', { item_id: raffle.item_id, site_id: w.site, quantity: 1 })

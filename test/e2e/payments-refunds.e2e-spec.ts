@@ -4,10 +4,12 @@ import { RefundsService } from '#app/modules/payments/refunds.service.js';
 import { api } from '../support/api';
 import { makeSite, makeUser, type MadeUser, pointsOf as balanceOf } from '../support/factories';
 import {
+  buyerWithLimit,
   confirm,
   orderAsUser,
   type PaymentsWorld,
   raffleOn,
+  spentThisMonth,
   startPaymentsWorld,
   stopPaymentsWorld,
 } from '../support/payments';
@@ -257,11 +259,7 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
 
   it('gives a refunded amount back to the buyer’s monthly spend', async () => {
     const raffle = await raffleOn(w);
-    const buyer = await makeUser(w.t, w.site);
-    await api(w.t.app)
-      .as(buyer.token)
-      .put('/users/me/limits', { monthly_spend_limit_cents: 500 })
-      .expect(200);
+    const buyer = await buyerWithLimit(w, 500);
     const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 });
     w.fakes.gatewayOne.complete(order.checkout_id);
     await confirm(w, order.order_id).expect(200);
@@ -270,8 +268,7 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
       .post('/gatewayone/create-order', { item_id: raffle.item_id, site_id: w.site })
       .expect(422);
     await refund(w.admin.token, order.order_id, { amount_cents: 250, reason: 'Half' }).expect(200);
-    const limits = await api(w.t.app).as(buyer.token).get('/users/me/limits').expect(200);
-    expect(limits.body.spent_this_month_cents).toBe(250);
+    expect(await spentThisMonth(w, buyer.token)).toBe(250);
     await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 1 });
   });
 

@@ -74,3 +74,19 @@ export function confirm(w: PaymentsWorld, orderId: string, extra: Record<string,
     ...extra,
   });
 }
+
+/** A member of the world's site with a monthly spend limit (responsible play), set as the member would. */
+export async function buyerWithLimit(w: PaymentsWorld, limitCents: number): Promise<MadeUser> {
+  const buyer = await makeUser(w.t, w.site);
+  await api(w.t.app)
+    .as(buyer.token)
+    .put('/users/me/limits', { monthly_spend_limit_cents: limitCents })
+    .expect(200);
+  return buyer;
+}
+
+/** What the member's month counts against their spend limit, as `GET /users/me/limits` shows it. */
+export async function spentThisMonth(w: PaymentsWorld, token: string): Promise<number> {
+  const limits = await api(w.t.app).as(token).get('/users/me/limits').expect(200);
+  return (limits.body as { spent_this_month_cents: number }).spent_this_month_cents;
+}
