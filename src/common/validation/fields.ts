@@ -23,6 +23,7 @@ import {
   ValidateNested,
   isURL,
 } from 'class-validator';
+import { EMAIL_MAX_LENGTH } from '#app/common/column-limits.js';
 
 /**
  * Composite field decorators: validation and OpenAPI from one declaration, so the document cannot
@@ -81,8 +82,11 @@ export function Email(o: Common = {}): PropertyDecorator {
     presence(o),
     IsString(),
     IsEmail({}, { message: 'must be an e-mail address' }),
-    MaxLength(254),
-    doc({ example: 'jane@example.com', ...o }, { type: String, format: 'email', maxLength: 254 }),
+    MaxLength(EMAIL_MAX_LENGTH),
+    doc(
+      { example: 'jane@example.com', ...o },
+      { type: String, format: 'email', maxLength: EMAIL_MAX_LENGTH },
+    ),
   );
 }
 
@@ -139,12 +143,17 @@ export function Prop(
   return ApiProperty({ type, ...o } as ApiPropertyOptions);
 }
 
+/** Control characters (C0, DEL, C1) and Unicode line and paragraph separators, as a character class. */
+const CONTROL_CHARACTERS = '\\u0000-\\u001f\\u007f-\\u009f\\u2028\\u2029';
+
 /**
  * One line of text: no control characters (C0, DEL, C1) and no Unicode line or paragraph separators.
  * For names and anything else that may reach an e-mail's subject or headers (CR/LF there is injection).
  */
-// eslint-disable-next-line no-control-regex -- control characters are what it refuses
-export const ONE_LINE = /^[^\u0000-\u001f\u007f-\u009f\u2028\u2029]*$/;
+export const ONE_LINE = new RegExp(`^[^${CONTROL_CHARACTERS}]*$`);
+
+/** Each run of the characters `ONE_LINE` refuses: for text taken as it comes, made one line instead. */
+export const CONTROL_RUN = new RegExp(`[${CONTROL_CHARACTERS}]+`, 'g');
 
 export function OneLine(): PropertyDecorator {
   return Matches(ONE_LINE, { message: '$property must be one line of text, without control characters' });

@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { EMAIL_MAX_LENGTH } from '#app/common/column-limits.js';
 import { sameBytes } from '#app/common/crypto/constant-time.js';
+import { CONTROL_RUN } from '#app/common/validation/fields.js';
 
 /** How far a webhook's timestamp may be from now (DESIGN §7). */
 export const SIGNATURE_TOLERANCE_MS = 5 * 60_000;
@@ -71,20 +73,16 @@ const ALIASES: Partial<Record<string, ProfileField>> = {
 const MARKETING = new Set(['acceptsmarketing', 'marketing', 'marketingconsent', 'newsletter', 'optin']);
 const FULL_NAME = new Set(['name', 'fullname', 'yourname']);
 
-/** Control characters and line breaks: a form's value becomes one line, as a name typed at registration must be. */
-// eslint-disable-next-line no-control-regex -- control characters are what it replaces
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]+/g;
-
 const text = (value: unknown): string | undefined => {
-  if (typeof value === 'string') return value.replace(CONTROL, ' ').trim() || undefined;
+  // One line, as a name typed at registration must be: each run of control characters becomes a space.
+  if (typeof value === 'string') return value.replace(CONTROL_RUN, ' ').trim() || undefined;
   if (typeof value === 'number') return String(value);
   return undefined;
 };
 
-/** The longest address an account holds (RFC 5321's path limit, as every e-mail field of the API). */
-const MAX_EMAIL = 254;
+/** An address an account can hold (`EMAIL_MAX_LENGTH`, as every e-mail field of the API). */
 const isEmail = (text: string): boolean =>
-  text.length <= MAX_EMAIL && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
+  text.length <= EMAIL_MAX_LENGTH && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
 
 const truthy = (value: unknown): boolean =>
   value === true || (typeof value === 'string' && /^(true|on|yes|1|checked)$/i.test(value.trim()));

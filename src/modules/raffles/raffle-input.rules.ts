@@ -1,3 +1,4 @@
+import { INT4_MAX } from '#app/common/column-limits.js';
 import { majorToMinor, MoneyError, minorToMajor } from '#app/common/money.js';
 import type { CreateRaffleDto, UpdateRaffleDto } from './dto/raffle-input.dto.js';
 import type { DiscountTier, MailerEmailParams, Raffle } from './entities/raffle.entity.js';
@@ -74,7 +75,7 @@ function instantWinsOf(
 }
 
 /** `price_cents` is a PostgreSQL integer (1,000,000 in a currency of four decimals would not fit). */
-const MAX_PRICE_MINOR = 2_147_483_647;
+const MAX_PRICE_MINOR = INT4_MAX;
 
 /**
  * `price_display` in the currency's minor units (a ¥500 ticket is 500, a £2.50 one 250): the unit the

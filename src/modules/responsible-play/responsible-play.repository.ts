@@ -1,12 +1,10 @@
+import { INT4_MAX } from '#app/common/column-limits.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Injectable } from '@nestjs/common';
 import { type EntityManager, In, type Repository } from 'typeorm';
 import { UserLimit } from './entities/user-limit.entity.js';
 import { UserMonthlySpend } from './entities/user-monthly-spend.entity.js';
 import type { LimitsState } from './responsible-play.rules.js';
-
-/** PostgreSQL's `integer` (the counter's column), which a month's sum must not pass. */
-const MAX_INTEGER = 2_147_483_647;
 
 /** Every query of responsible play. Writes take the caller's EntityManager (the order's transaction). */
 @Injectable()
@@ -73,7 +71,7 @@ export class ResponsiblePlayRepository {
        SELECT $1::uuid, $2::varchar, $3::integer
         WHERE $4::integer IS NULL OR $3::integer <= $4::integer
        ON CONFLICT (user_id, month) DO UPDATE
-          SET spent_cents = LEAST(user_monthly_spend.spent_cents::bigint + EXCLUDED.spent_cents, ${MAX_INTEGER}),
+          SET spent_cents = LEAST(user_monthly_spend.spent_cents::bigint + EXCLUDED.spent_cents, ${INT4_MAX}),
               updated_at = now()
         WHERE $4::integer IS NULL OR user_monthly_spend.spent_cents::bigint + EXCLUDED.spent_cents <= $4::integer
        RETURNING spent_cents`,

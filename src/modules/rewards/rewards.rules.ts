@@ -3,6 +3,7 @@
  */
 
 import { currencyExponent } from '#app/common/money.js';
+import { INT4_MAX } from '#app/common/column-limits.js';
 
 export const TRANSACTION_TYPES = ['earn', 'spend', 'refund', 'reversal', 'adjustment', 'bonus'] as const;
 export type TransactionType = (typeof TRANSACTION_TYPES)[number];
@@ -11,7 +12,7 @@ export type TransactionType = (typeof TRANSACTION_TYPES)[number];
 export const REASON_MAX = 500;
 
 /** The largest balance a rewards row can hold (a PostgreSQL `integer`): no spend above it can be covered. */
-export const MAX_BALANCE = 2_147_483_647;
+export const MAX_BALANCE = INT4_MAX;
 
 /** Default earn rate: 1 point per whole currency unit paid (DESIGN §6). */
 export const DEFAULT_POINTS_PER_UNIT = 1;

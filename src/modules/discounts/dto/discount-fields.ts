@@ -5,7 +5,7 @@ import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsTimestamp } from '#app/common/validation/timestamp.js';
 
 /** Largest value an `integer` column holds: a storage bound, not a business limit. */
-export const INT4_MAX = 2_147_483_647;
+export { INT4_MAX } from '#app/common/column-limits.js';
 
 /** An optional ISO 8601 date-time string (`2025-06-01T00:00:00Z`); `null` clears it on update. */
 export function DateTime(o: { description?: string; example?: string } = {}): PropertyDecorator {
