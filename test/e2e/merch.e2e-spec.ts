@@ -227,25 +227,32 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       expect(refunds[0].n).toBe(1);
     });
 
-    it('waits out a provider that is down at submission, then delivers the order once', async () => {
-      const buyer = await makeUser(w.t, w.site);
-      const created = await order(buyer);
-      w.fulfilment.goDown();
-      await payCheckout(w, created.checkout_id);
-      expect((await adminOrder(w, created.merch_order.id)).status_stage).toBe('awaiting_payment');
-      const [job] = await w.t.db.query<Array<{ id: string; state: string }>>(
-        `SELECT id, state FROM pgboss.job WHERE name = 'merch.submit' AND data->>'merch_order_id' = $1`,
-        [created.merch_order.id],
-      );
-      expect(job.state).toBe('retry');
-      w.fulfilment.comeUp();
-      await makeDue(w.t, job.id);
-      await w.t.drain();
-      expect((await adminOrder(w, created.merch_order.id)).status_stage).toBe('submitted');
-      expect(w.fulfilment.created.filter((c) => c.merchantReference === created.merch_order.id)).toHaveLength(
-        1,
-      );
-    });
+    it.each([
+      ['is down (503)', () => w.fulfilment.goDown(), () => w.fulfilment.comeUp()],
+      ['asks it to slow down (429)', () => w.fulfilment.failNext(1, 429), () => undefined],
+    ])(
+      'waits out a provider that %s at submission, then delivers the order once',
+      async (_how, turnAway, recover) => {
+        const buyer = await makeUser(w.t, w.site);
+        const created = await order(buyer);
+        turnAway();
+        await payCheckout(w, created.checkout_id);
+        const waiting = await adminOrder(w, created.merch_order.id);
+        expect({
+          stage: waiting.status_stage,
+          payment: await paymentStatus(waiting.payment_id as string),
+        }).toEqual({ stage: 'awaiting_payment', payment: 'succeeded' });
+        const [job] = await submitJobs(created.merch_order.id);
+        expect(job.state).toBe('retry');
+        recover();
+        await makeDue(w.t, job.id);
+        await w.t.drain();
+        expect((await adminOrder(w, created.merch_order.id)).status_stage).toBe('submitted');
+        expect(
+          w.fulfilment.created.filter((c) => c.merchantReference === created.merch_order.id),
+        ).toHaveLength(1);
+      },
+    );
 
     it('never sends an order whose payment an admin refunded whole before the provider took it', async () => {
       const buyer = await makeUser(w.t, w.site);
@@ -362,29 +369,6 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
         payment: 'succeeded',
       });
       expect((await submitJobs(created.merch_order.id))[1]).toMatchObject({ state: 'created', later: true });
-    });
-
-    it('waits out a provider that asks it to slow down (429) at submission, then delivers the order once', async () => {
-      const buyer = await makeUser(w.t, w.site);
-      const created = await order(buyer);
-      w.fulfilment.failNext(1, 429);
-      await payCheckout(w, created.checkout_id);
-      const waiting = await adminOrder(w, created.merch_order.id);
-      expect({
-        stage: waiting.status_stage,
-        payment: await paymentStatus(waiting.payment_id as string),
-      }).toEqual({
-        stage: 'awaiting_payment',
-        payment: 'succeeded',
-      });
-      const [job] = await submitJobs(created.merch_order.id);
-      expect(job.state).toBe('retry');
-      await makeDue(w.t, job.id);
-      await w.t.drain();
-      expect((await adminOrder(w, created.merch_order.id)).status_stage).toBe('submitted');
-      expect(w.fulfilment.created.filter((c) => c.merchantReference === created.merch_order.id)).toHaveLength(
-        1,
-      );
     });
 
     it('keeps an order whose answer was lost when the last attempt is asked to slow down (429): no refund', async () => {
