@@ -41,7 +41,8 @@ export class AppException extends Error {
     return new AppException(HttpStatus.CONFLICT, code, detail);
   }
 
-  static unprocessable(code: string, detail: string): AppException {
-    return new AppException(HttpStatus.UNPROCESSABLE_ENTITY, code, detail);
+  /** A business rule broken; `errors` names the fields it concerns, where it is about some. */
+  static unprocessable(code: string, detail: string, errors?: FieldError[]): AppException {
+    return new AppException(HttpStatus.UNPROCESSABLE_ENTITY, code, detail, errors);
   }
 }

@@ -1,5 +1,5 @@
 import { HostPolicy } from '#app/common/net/host-policy.js';
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { AppException } from '#app/common/errors/app.exception.js';
@@ -80,8 +80,7 @@ export class SiteConfigsService {
       if (!site) throw AppException.notFound('Site');
       const resend = secretsToResend(body, site, this.sites.readSecret(site, 'smtp_password'));
       if (resend.length)
-        throw new AppException(
-          HttpStatus.UNPROCESSABLE_ENTITY,
+        throw AppException.unprocessable(
           'SECRET_REQUIRED',
           'The SMTP password must be sent again when the server it logs in to changes.',
           resend,
@@ -134,8 +133,7 @@ export class SiteConfigsService {
       !!this.config.mailerBaseUrl || !('email_provider' in changes),
     );
     if (missing.length)
-      throw new AppException(
-        HttpStatus.UNPROCESSABLE_ENTITY,
+      throw AppException.unprocessable(
         'MAIL_SETTINGS_INCOMPLETE',
         'The chosen email_provider cannot send with these settings.',
         missing,
