@@ -50,6 +50,10 @@ export class AppModule {
         LoggingModule,
         DatabaseModule.forRoot(databaseUrl),
         JobsModule,
+        // First of the features: Express tries routes in the order they were registered, and Nest registers
+        // them module by module in this order, so the busiest requests (an order's confirmation, webhooks)
+        // are matched before ~100 others are tried (docs/DECISIONS.md, issue 9).
+        PaymentsModule,
         PaymentHooksModule,
         EntryCreditsModule,
         SignupHooksModule,
@@ -70,7 +74,6 @@ export class AppModule {
         IdempotencyModule,
         RewardsModule,
         ResponsiblePlayModule,
-        PaymentsModule,
         AccountDeletionModule,
       ],
       providers: [
