@@ -413,6 +413,17 @@ describe('discount codes (endpoint 7, reads, update, delete, endpoint 9)', () =>
       expect(await validity({ valid_until: '2000-01-01T00:00:00Z' })).toBe(false);
     });
 
+    it('reads a date alone in valid_until as the whole of that day (UTC)', async () => {
+      const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+      const today = await create(codeBody(brandA.id, { valid_until: day(0) })).expect(201);
+      expect(today.body).toMatchObject({ is_valid: true, valid_until: `${day(0)}T23:59:59.999Z` });
+      expect(await validity({ valid_until: day(-1) })).toBe(false);
+      const id = (today.body as { id: string }).id;
+      const admin = api(t.app).as(adminA.token);
+      const moved = await admin.put(`/discount-codes/${id}`, { valid_until: day(-1) }).expect(200);
+      expect(moved.body).toMatchObject({ is_valid: false, valid_until: `${day(-1)}T23:59:59.999Z` });
+    });
+
     it('fails once max_uses is reached', async () => {
       expect(
         await validity({ max_uses: 2 }, 'UPDATE discount_codes SET current_uses = 1 WHERE id = $1'),

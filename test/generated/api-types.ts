@@ -1886,7 +1886,7 @@ export interface components {
       valid_from?: string | null;
       /**
        * Format: date-time
-       * @description Last moment the code is valid (inclusive).
+       * @description Last moment the code is valid (inclusive). A date alone (`2026-12-31`) is the whole of that day, UTC.
        * @example 2025-06-01T00:00:00Z
        */
       valid_until?: string | null;
@@ -2090,7 +2090,7 @@ export interface components {
       valid_from?: string | null;
       /**
        * Format: date-time
-       * @description Last moment the code is valid (inclusive).
+       * @description Last moment the code is valid (inclusive). A date alone (`2026-12-31`) is the whole of that day, UTC.
        * @example 2025-06-01T00:00:00Z
        */
       valid_until?: string | null;
@@ -4343,7 +4343,7 @@ export interface components {
       valid_from?: string | null;
       /**
        * Format: date-time
-       * @description Last moment the code is valid (inclusive).
+       * @description Last moment the code is valid (inclusive). A date alone (`2026-12-31`) is the whole of that day, UTC.
        * @example 2025-06-01T00:00:00Z
        */
       valid_until?: string | null;

@@ -9,6 +9,7 @@ import {
   isValidityWindowOrdered,
   presentCode,
   slugify,
+  validUntilOf,
 } from './discounts.rules.js';
 
 const NOW = new Date('2025-06-15T12:00:00Z');
@@ -21,6 +22,23 @@ const valid: ValidityFacts = {
   is_bulk_code: false,
   has_unclaimed_codes: false,
 };
+
+describe('validUntilOf', () => {
+  it.each([
+    ['2026-12-31', '2026-12-31T23:59:59.999Z'],
+    ['2028-02-28', '2028-02-28T23:59:59.999Z'],
+    ['2026-12', '2026-12-31T23:59:59.999Z'],
+    ['2028-02', '2028-02-29T23:59:59.999Z'],
+    ['2026', '2026-12-31T23:59:59.999Z'],
+  ])('reads %s, given alone, as the whole of it', (text, last) => {
+    expect(validUntilOf(text).toISOString()).toBe(last);
+  });
+
+  it('reads a date-time as that moment', () => {
+    expect(validUntilOf('2026-12-31T00:00:00Z').toISOString()).toBe('2026-12-31T00:00:00.000Z');
+    expect(validUntilOf('2031-06-01T10:00:00.5+01:00').toISOString()).toBe('2031-06-01T09:00:00.500Z');
+  });
+});
 
 describe('is_valid (DESIGN §5)', () => {
   it('holds for an active code without window or limit', () => {

@@ -30,6 +30,26 @@ export function isCodeValid(f: ValidityFacts, now: Date): boolean {
   return true;
 }
 
+/** A year, a month or a day given alone (`2026`, `2026-12`, `2026-12-31`): ISO 8601's reduced precisions. */
+const PERIOD_ALONE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
+
+/**
+ * The last moment of a `valid_until` (inclusive): a date-time is that moment; a day, month or year given
+ * alone is the whole of it (UTC), so "valid until 2026-12-31" still takes claims on the 31st. A Date reads a
+ * date alone as its first moment, which ended such a code as the day began.
+ */
+export function validUntilOf(value: string): Date {
+  const period = PERIOD_ALONE.exec(value);
+  if (!period) return new Date(value);
+  const [, year, month, day] = period;
+  const next = day
+    ? Date.UTC(+year, +month - 1, +day + 1)
+    : month
+      ? Date.UTC(+year, +month, 1)
+      : Date.UTC(+year + 1, 0, 1);
+  return new Date(next - 1);
+}
+
 /** A window whose start lies after its end can never be valid: refused rather than stored. */
 export function isValidityWindowOrdered(from: Date | null, until: Date | null): boolean {
   return !from || !until || from.getTime() <= until.getTime();

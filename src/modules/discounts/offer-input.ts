@@ -1,11 +1,15 @@
 import { AppException } from '#app/common/errors/app.exception.js';
-import { isValidityWindowOrdered } from './discounts.rules.js';
+import { isValidityWindowOrdered, validUntilOf } from './discounts.rules.js';
 import type { OfferFieldsDto, UpdateDiscountCodeDto } from './dto/discount-code-input.dto.js';
 import type { DiscountCode } from './entities/discount-code.entity.js';
 
 /** How request bodies become discount-code columns: shared by create, bulk-generate and update. */
 
-const DATE_FIELDS = new Set(['valid_from', 'valid_until']);
+/** How each date field's text becomes its column: a start is the first moment it names, an end the last. */
+const DATE_FIELDS = new Map<string, (value: string) => Date>([
+  ['valid_from', (value) => new Date(value)],
+  ['valid_until', validUntilOf],
+]);
 /** Not columns: the acting site and the tag links. */
 const NOT_COLUMNS = new Set(['site_id', 'tag_ids']);
 /** Columns an update may not clear. */
@@ -28,7 +32,8 @@ export function offerColumns(body: OfferFieldsDto): Partial<DiscountCode> {
   const columns: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined || NOT_COLUMNS.has(key)) continue;
-    columns[key] = DATE_FIELDS.has(key) && typeof value === 'string' ? new Date(value) : value;
+    const toDate = DATE_FIELDS.get(key);
+    columns[key] = toDate && typeof value === 'string' ? toDate(value) : value;
   }
   return columns;
 }

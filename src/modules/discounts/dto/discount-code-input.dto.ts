@@ -20,7 +20,11 @@ export class OfferFieldsDto {
   @Str({ max: 200, description: 'A link to an external system; several codes may share one value.' })
   third_party_id?: string;
   @DateTime({ description: 'First moment the code is valid (inclusive).' }) valid_from?: string;
-  @DateTime({ description: 'Last moment the code is valid (inclusive).' }) valid_until?: string;
+  @DateTime({
+    description:
+      'Last moment the code is valid (inclusive). A date alone (`2026-12-31`) is the whole of that day, UTC.',
+  })
+  valid_until?: string;
   @Bool({ nullable: false, description: 'Default false: one claim per user.' })
   allow_multiple_claims?: boolean;
   @Bool({ nullable: false }) alphanumeric?: boolean;
