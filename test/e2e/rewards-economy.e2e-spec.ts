@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import { api } from '../support/api';
 import { bulkBody, codeBody, makeBrand } from '../support/discounts';
 import { DEFAULT_PASSWORD, makeUser, type MadeUser, pointsOf, uid } from '../support/factories';
@@ -9,6 +10,8 @@ import {
   stopPaymentsWorld,
   type PaymentsWorld,
 } from '../support/payments';
+
+const onPostgres = !!process.env.TEST_DATABASE_URL;
 
 /** Issue 12: claims with points, referrals, the rewards summary. */
 describe('rewards economy (issue 12)', () => {
@@ -147,6 +150,49 @@ describe('rewards economy (issue 12)', () => {
       const detail = await api(w.t.app).as(users[0].token).get(`/discount-codes/${id}`).expect(200);
       expect(detail.body.is_valid).toBe(false);
     });
+
+    // PostgreSQL only: the admin's change is held open from another session, which embedded PGlite (one
+    // session) cannot have.
+    (onPostgres ? it : it.skip)(
+      'refuses a claim whose code changed its price while it was claimed, spending nothing',
+      async () => {
+        const id = await makeCode({ points_required: 40 });
+        const user = await makeUser(w.t, w.site);
+        await give(user, 100);
+        const holder = new Client({ connectionString: process.env.E2E_DATABASE_URL });
+        await holder.connect();
+        try {
+          // An admin's price rise, not yet committed: the claim reads the old price, spends it and waits.
+          await holder.query('BEGIN');
+          await holder.query(`UPDATE discount_codes SET points_required = 90 WHERE id = $1`, [id]);
+          const claimed = claim(user, id).then((res) => res);
+          const deadline = Date.now() + 10_000;
+          while (Date.now() < deadline) {
+            const { rows } = await holder.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM pg_stat_activity
+                WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
+            );
+            if (rows[0].n > 0) break;
+            await new Promise((r) => setTimeout(r, 25));
+          }
+          await holder.query('COMMIT');
+          const res = await claimed;
+          expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: 'PRICE_CHANGED' });
+        } finally {
+          await holder.end();
+        }
+        expect(await pointsOf(w.t, user.user.id)).toBe(100);
+        expect(await usesOf(id)).toBe(0);
+        const rows = await w.t.db.query<unknown[]>(
+          `SELECT 1 FROM discount_claims WHERE discount_code_id = $1`,
+          [id],
+        );
+        expect(rows).toHaveLength(0);
+        // Looked at again, it is claimed at the new price.
+        await claim(user, id).expect(201);
+        expect(await pointsOf(w.t, user.user.id)).toBe(10);
+      },
+    );
 
     it('claims once per user, reveals the code to its claimer only, and replays an Idempotency-Key', async () => {
       const id = await makeCode({ points_required: 40, code: 'TENOFF-XY' });

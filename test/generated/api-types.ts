@@ -8272,9 +8272,9 @@ export interface operations {
         };
       };
       /**
-       * @description `ALREADY_CLAIMED`: You have already claimed this code.<br>`CODE_USED_UP`: Every use of this discount code has been claimed.
+       * @description `ALREADY_CLAIMED`: You have already claimed this code.<br>`CODE_USED_UP`: Every use of this discount code has been claimed.<br>`PRICE_CHANGED`: The code’s price changed while it was being claimed; nothing was spent. Look at it again.
        *
-       *     `ALREADY_CLAIMED`: You have already claimed this code.<br>`CODE_USED_UP`: Every use of this discount code has been claimed.<br>`IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly.
+       *     `ALREADY_CLAIMED`: You have already claimed this code.<br>`CODE_USED_UP`: Every use of this discount code has been claimed.<br>`PRICE_CHANGED`: The code’s price changed while it was being claimed; nothing was spent. Look at it again.<br>`IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly.
        */
       409: {
         headers: {

@@ -42,6 +42,10 @@ export const ERROR_CATALOGUE = {
   UNKNOWN_SITE: { status: 404, detail: 'There is no site "shop2".' },
   ALREADY_CLAIMED: { status: 409, detail: 'You have already claimed this code.' },
   CODE_USED_UP: { status: 409, detail: 'Every use of this discount code has been claimed.' },
+  PRICE_CHANGED: {
+    status: 409,
+    detail: 'The code’s price changed while it was being claimed; nothing was spent. Look at it again.',
+  },
   CODE_NOT_VALID: { status: 422, detail: 'This discount code cannot be claimed now.' },
   REFERRAL_CODE_UNKNOWN: {
     status: 422,

@@ -2,10 +2,13 @@ import { Injectable } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 
+/** Why the claim's last statement refused it: no use left, or a price other than the one spent. */
+export type ClaimRefusal = 'CODE_USED_UP' | 'PRICE_CHANGED';
+
 /** The claim's last statement refused: the transaction was rolled back. */
 export class ClaimRefused extends Error {
-  constructor() {
-    super('the code has no use left');
+  constructor(readonly reason: ClaimRefusal = 'CODE_USED_UP') {
+    super(reason === 'CODE_USED_UP' ? 'the code has no use left' : 'the code changed its price');
   }
 }
 
@@ -21,13 +24,20 @@ const INSERT_CLAIM = `
   ON CONFLICT (discount_code_id, once_per_user) WHERE once_per_user IS NOT NULL DO NOTHING
   RETURNING id`;
 
-/** The use counter, refusing by raising so that it can travel with COMMIT (`TransactionRunner.commitWith`). */
+/**
+ * The use counter, refusing by raising so that it can travel with COMMIT (`TransactionRunner.commitWith`).
+ * The price ($2, what the claim spent) is held to the row as updated: the claim read it before its
+ * transaction, and an admin's change committed since is what `RETURNING` sees (the statement's own
+ * snapshot would still show the old one).
+ */
 const USE_CODE = `
   WITH used AS (
     UPDATE discount_codes SET current_uses = current_uses + 1, updated_at = now()
      WHERE id = $1 AND (max_uses IS NULL OR current_uses < max_uses)
-     RETURNING current_uses)
-  SELECT current_uses FROM used
+     RETURNING current_uses, points_required)
+  SELECT current_uses FROM used WHERE points_required = $2::integer
+  UNION ALL
+  SELECT claim_refused('PRICE_CHANGED') FROM used WHERE points_required <> $2::integer
   UNION ALL
   SELECT claim_refused('CODE_USED_UP') WHERE NOT EXISTS (SELECT 1 FROM used)`;
 
@@ -90,14 +100,20 @@ export class ClaimsRepository {
     return null;
   }
 
-  /** The code's use, last, with the commit (and whatever the claim deferred). Throws `ClaimRefused`. */
-  async useAndCommit(codeId: string): Promise<void> {
+  /**
+   * The code's use, last, with the commit (and whatever the claim deferred), at the price the claim spent.
+   * Throws `ClaimRefused`.
+   */
+  async useAndCommit(codeId: string, pointsSpent: number): Promise<void> {
     try {
-      await this.tx.commitWith(USE_CODE, [codeId]);
+      await this.tx.commitWith(USE_CODE, [codeId, pointsSpent]);
     } catch (error) {
       const cause =
-        error instanceof QueryFailedError ? (error.driverError as { code?: string; message?: string }) : {};
-      if (cause.code === 'P0001' && cause.message === 'CLAIM_REFUSED') throw new ClaimRefused();
+        error instanceof QueryFailedError
+          ? (error.driverError as { code?: string; message?: string; detail?: string })
+          : {};
+      if (cause.code === 'P0001' && cause.message === 'CLAIM_REFUSED')
+        throw new ClaimRefused(cause.detail === 'PRICE_CHANGED' ? 'PRICE_CHANGED' : 'CODE_USED_UP');
       throw error;
     }
   }

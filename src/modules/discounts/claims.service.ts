@@ -67,7 +67,7 @@ export class ClaimsService {
             ? await this.claims.takeUniqueCode(claimId, code.id, user.id)
             : shared;
           if (code.is_bulk_code && text === null) throw new ClaimRefused();
-          await this.claims.useAndCommit(code.id);
+          await this.claims.useAndCommit(code.id, code.points_required);
           return {
             code: text,
             claim_id: claimId,
@@ -77,6 +77,11 @@ export class ClaimsService {
         },
       );
     } catch (error) {
+      if (error instanceof ClaimRefused && error.reason === 'PRICE_CHANGED')
+        throw AppException.conflict(
+          'PRICE_CHANGED',
+          'The code’s price changed while it was being claimed; nothing was spent. Look at it again.',
+        );
       if (error instanceof ClaimRefused)
         throw AppException.conflict('CODE_USED_UP', 'Every use of this discount code has been claimed.');
       throw error;

@@ -184,7 +184,7 @@ export class DiscountCodesController {
       'Every 5th claim earns a bonus (the site’s rules).',
   })
   @ApiCreatedResponse({ type: ClaimResultDto })
-  @ApiErrors(404, 'CODE_NOT_VALID', 'ALREADY_CLAIMED', 'CODE_USED_UP', 'INSUFFICIENT_POINTS')
+  @ApiErrors(404, 'CODE_NOT_VALID', 'ALREADY_CLAIMED', 'CODE_USED_UP', 'PRICE_CHANGED', 'INSUFFICIENT_POINTS')
   claim(
     @CurrentUser() user: AuthUser,
     @Param('id', UuidParam) id: string,
