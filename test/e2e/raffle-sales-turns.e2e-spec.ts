@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { RAFFLE_SALES_AT_ONCE } from '#app/modules/payments/payment-outcome.service.js';
 import { DB_POOL_SIZE } from '#app/infra/database/data-source-options.js';
 import { api } from '../support/api';
+import { sessionsWaitingOnLocks } from '../support/held-rows';
 import {
   confirm,
   paidOrderOf,
@@ -34,13 +35,7 @@ const onPostgres = !!process.env.TEST_DATABASE_URL;
   });
 
   /** The app's sessions waiting on a lock, as PostgreSQL sees them. */
-  const waitingOnLocks = async (): Promise<number> => {
-    const { rows } = await holder.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
-    );
-    return rows[0].n;
-  };
+  const waitingOnLocks = (): Promise<number> => sessionsWaitingOnLocks(holder);
 
   /** `raffle_sales_running` and `raffle_sales_waiting` as the instance's `/metrics` has them. */
   const turnsScraped = async (): Promise<{ running: number; waiting: number }> => {

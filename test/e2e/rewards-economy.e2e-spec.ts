@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import { api } from '../support/api';
 import { bulkBody, codeBody, makeBrand } from '../support/discounts';
 import { DEFAULT_PASSWORD, makeUser, type MadeUser, pointsOf, uid } from '../support/factories';
+import { untilSomeoneWaits } from '../support/held-rows';
 import {
   confirm,
   orderAsUser,
@@ -166,15 +167,7 @@ describe('rewards economy (issue 12)', () => {
           await holder.query('BEGIN');
           await holder.query(`UPDATE discount_codes SET points_required = 90 WHERE id = $1`, [id]);
           const claimed = claim(user, id).then((res) => res);
-          const deadline = Date.now() + 10_000;
-          while (Date.now() < deadline) {
-            const { rows } = await holder.query<{ n: number }>(
-              `SELECT count(*)::int AS n FROM pg_stat_activity
-                WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
-            );
-            if (rows[0].n > 0) break;
-            await new Promise((r) => setTimeout(r, 25));
-          }
+          await untilSomeoneWaits(holder);
           await holder.query('COMMIT');
           const res = await claimed;
           expect({ status: res.status, code: res.body.code }).toEqual({ status: 409, code: 'PRICE_CHANGED' });

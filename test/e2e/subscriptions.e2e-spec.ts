@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { api } from '../support/api';
 import { DEFAULT_PASSWORD, makeUser, pointsOf, uid } from '../support/factories';
+import { untilSomeoneWaits } from '../support/held-rows';
 import {
   activeMember,
   getSubscription,
@@ -328,15 +329,7 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
             .as(member.token)
             .post(`/raffles/${raffle.id}/entries`, { method: 'credits', quantity: 1 })
             .then((res) => res);
-          const deadline = Date.now() + 10_000;
-          while (Date.now() < deadline) {
-            const { rows } = await holder.query<{ n: number }>(
-              `SELECT count(*)::int AS n FROM pg_stat_activity
-                WHERE datname = current_database() AND pid <> pg_backend_pid() AND wait_event_type = 'Lock'`,
-            );
-            if (rows[0].n > 0) break;
-            await new Promise((r) => setTimeout(r, 25));
-          }
+          await untilSomeoneWaits(holder);
           await holder.query('COMMIT');
           const res = await entry;
           expect({ status: res.status, code: res.body.code }).toEqual({ status: 201, code: undefined });
