@@ -30,6 +30,7 @@ describe('validUntilOf', () => {
     ['2026-12', '2026-12-31T23:59:59.999Z'],
     ['2028-02', '2028-02-29T23:59:59.999Z'],
     ['2026', '2026-12-31T23:59:59.999Z'],
+    ['0050-06-30', '0050-06-30T23:59:59.999Z'],
   ])('reads %s, given alone, as the whole of it', (text, last) => {
     expect(validUntilOf(text).toISOString()).toBe(last);
   });

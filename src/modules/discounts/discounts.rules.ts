@@ -40,14 +40,13 @@ const PERIOD_ALONE = /^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?$/;
  */
 export function validUntilOf(value: string): Date {
   const period = PERIOD_ALONE.exec(value);
-  if (!period) return new Date(value);
-  const [, year, month, day] = period;
-  const next = day
-    ? Date.UTC(+year, +month - 1, +day + 1)
-    : month
-      ? Date.UTC(+year, +month, 1)
-      : Date.UTC(+year + 1, 0, 1);
-  return new Date(next - 1);
+  const at = new Date(value); // a period given alone: its first moment, UTC
+  if (!period) return at;
+  const [, , month, day] = period;
+  if (day) at.setUTCDate(at.getUTCDate() + 1);
+  else if (month) at.setUTCMonth(at.getUTCMonth() + 1);
+  else at.setUTCFullYear(at.getUTCFullYear() + 1);
+  return new Date(at.getTime() - 1);
 }
 
 /** A window whose start lies after its end can never be valid: refused rather than stored. */
