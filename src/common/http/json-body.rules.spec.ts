@@ -1,4 +1,8 @@
-import { MAX_JSON_DEPTH, nestsDeeperThan, nulFields, refusedJson } from './json-body.rules.js';
+import { MAX_JSON_DEPTH, nulFields, refusedJson } from './json-body.rules.js';
+
+/** The depth rule alone: whether `refusedJson` refuses the text as nesting too deep. */
+const nestsDeeperThan = (text: Uint8Array | string, limit: number): boolean =>
+  refusedJson(text, limit) === 'too-deep';
 
 const nested = (levels: number): string => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
 

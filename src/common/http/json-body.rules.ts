@@ -58,11 +58,6 @@ export function refusedJson(text: Uint8Array | string, limit: number): JsonRefus
   return null;
 }
 
-/** Whether a JSON text nests objects and arrays deeper than `limit` (see `refusedJson`). */
-export function nestsDeeperThan(text: Uint8Array | string, limit: number): boolean {
-  return refusedJson(text, limit) === 'too-deep';
-}
-
 /**
  * The fields of a parsed JSON body whose text (or a key) holds the NUL character, as validation names fields
  * (`profile.first_name`, `items.0.sku`): for the refusal of a body `refusedJson` found one in. At most

@@ -1,6 +1,7 @@
 import { Matches } from 'class-validator';
 import { Bool, Int, Num, Str, StrArray, WebUrl } from '#app/common/validation/fields.js';
-import { DateTime, INT4_MAX, QueryBool } from './discount-fields.js';
+import { INT4_MAX } from '#app/common/column-limits.js';
+import { DateTime, QueryBool } from './discount-fields.js';
 import { SiteListQueryDto } from './catalogue.dto.js';
 
 /**

@@ -4,9 +4,6 @@ import { Transform } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
 import { IsTimestamp } from '#app/common/validation/timestamp.js';
 
-/** Largest value an `integer` column holds: a storage bound, not a business limit. */
-export { INT4_MAX } from '#app/common/column-limits.js';
-
 /** An optional ISO 8601 date-time string (`2025-06-01T00:00:00Z`); `null` clears it on update. */
 export function DateTime(o: { description?: string; example?: string } = {}): PropertyDecorator {
   return applyDecorators(
