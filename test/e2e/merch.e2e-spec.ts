@@ -353,42 +353,33 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       expect(keys).toEqual(new Set([made.idempotencyKey]));
     });
 
-    it('keeps an order whose answer was lost even when the last attempt then finds the provider down', async () => {
-      const buyer = await makeUser(w.t, w.site);
-      const created = await order(buyer);
-      w.fulfilment.setLatency(1_500); // the first attempt makes the order and loses the answer
-      await payCheckout(w, created.checkout_id);
-      w.fulfilment.setLatency(0);
-      w.fulfilment.goDown(); // the last attempt is turned away (503): it did nothing, but the first did
-      const [first] = await submitJobs(created.merch_order.id);
-      await makeDue(w.t, first.id, true);
-      await w.t.drain();
-      const o = await adminOrder(w, created.merch_order.id);
-      expect({ stage: o.status_stage, payment: await paymentStatus(o.payment_id as string) }).toEqual({
-        stage: 'awaiting_payment',
-        payment: 'succeeded',
-      });
-      expect((await submitJobs(created.merch_order.id))[1]).toMatchObject({ state: 'created', later: true });
-    });
-
-    it('keeps an order whose answer was lost when the last attempt is asked to slow down (429): no refund', async () => {
-      const buyer = await makeUser(w.t, w.site);
-      const created = await order(buyer);
-      w.fulfilment.setLatency(1_500); // the first attempt makes the order and loses the answer
-      await payCheckout(w, created.checkout_id);
-      w.fulfilment.setLatency(0);
-      w.fulfilment.failNext(1, 429); // the last attempt: "Too Many Requests"
-      const [first] = await submitJobs(created.merch_order.id);
-      await makeDue(w.t, first.id, true);
-      await w.t.drain();
-      const o = await adminOrder(w, created.merch_order.id);
-      expect({ stage: o.status_stage, payment: await paymentStatus(o.payment_id as string) }).toEqual({
-        stage: 'awaiting_payment',
-        payment: 'succeeded',
-      });
-      expect(w.fulfilment.byReference(created.merch_order.id)).toBeDefined();
-      expect((await submitJobs(created.merch_order.id))[1]).toMatchObject({ state: 'created', later: true });
-    });
+    it.each([
+      ['finds the provider down (503)', (w_: MerchWorld) => w_.fulfilment.goDown()],
+      ['is asked to slow down (429)', (w_: MerchWorld) => w_.fulfilment.failNext(1, 429)],
+    ])(
+      'keeps an order whose answer was lost when the last attempt %s: no refund, sent again later',
+      async (_case, turnAway) => {
+        const buyer = await makeUser(w.t, w.site);
+        const created = await order(buyer);
+        w.fulfilment.setLatency(1_500); // the first attempt makes the order and loses the answer
+        await payCheckout(w, created.checkout_id);
+        w.fulfilment.setLatency(0);
+        turnAway(w); // the last attempt is turned away: it did nothing, but the first did
+        const [first] = await submitJobs(created.merch_order.id);
+        await makeDue(w.t, first.id, true);
+        await w.t.drain();
+        const o = await adminOrder(w, created.merch_order.id);
+        expect({ stage: o.status_stage, payment: await paymentStatus(o.payment_id as string) }).toEqual({
+          stage: 'awaiting_payment',
+          payment: 'succeeded',
+        });
+        expect(w.fulfilment.byReference(created.merch_order.id)).toBeDefined();
+        expect((await submitJobs(created.merch_order.id))[1]).toMatchObject({
+          state: 'created',
+          later: true,
+        });
+      },
+    );
 
     it('fails and refunds an order the provider never received through the last attempt (an outage)', async () => {
       const buyer = await makeUser(w.t, w.site);
