@@ -4,10 +4,12 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { type CheckedEntry, InstantWinsService } from '#app/modules/raffles/draws/instant-wins.service.js';
 import { runIntegrityChecks } from '#app/infra/database/integrity/check-integrity.js';
 import { api } from '../support/api';
 import { makeUser, type MadeUser } from '../support/factories';
+import { untilSomeoneWaits } from '../support/held-rows';
 import { mailJobsTo } from '../support/mail';
 import { type MembershipWorld, runJob, withRoot } from '../support/memberships';
 import { confirm, orderAsUser, raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
@@ -544,19 +546,18 @@ describe('draws anyone can verify (issue 13)', () => {
           [id],
         );
       // A void (an account's deletion) holds its raffles FOR SHARE in id order: the lower one first.
-      const voiding = w.t.db.createQueryRunner();
+      const voiding = new Client({ connectionString: process.env.E2E_DATABASE_URL });
       await voiding.connect();
-      await voiding.startTransaction();
       try {
+        await voiding.query('BEGIN');
         await voiding.query(`SELECT 1 FROM raffles WHERE id = $1 FOR SHARE`, [low]);
         const closing = runJob(w, 'raffles.close');
-        await new Promise((resolve) => setTimeout(resolve, 300)); // the close is waiting by now
+        await untilSomeoneWaits(voiding); // the close waits on the lower raffle
         await voiding.query(`SELECT 1 FROM raffles WHERE id = $1 FOR SHARE`, [high]);
-        await voiding.commitTransaction();
+        await voiding.query('COMMIT');
         await closing;
       } finally {
-        if (voiding.isTransactionActive) await voiding.rollbackTransaction();
-        await voiding.release();
+        await voiding.end();
       }
       const rows = await w.t.db.query<Array<{ closed: boolean }>>(
         `SELECT closed FROM raffles WHERE id = ANY($1::uuid[])`,
