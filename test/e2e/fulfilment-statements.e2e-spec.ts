@@ -1,6 +1,6 @@
-import { Client } from 'pg';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
-import { makeUser } from '../support/factories';
+import { api } from '../support/api';
+import { DEFAULT_PASSWORD, makeUser } from '../support/factories';
 import {
   confirm,
   orderAsUser,
@@ -10,67 +10,13 @@ import {
   startPaymentsWorld,
   stopPaymentsWorld,
 } from '../support/payments';
-
-interface Sent {
-  client: unknown;
-  /** The statements of one message, in order (several travel together in the simple protocol). */
-  statements: string[];
-  /** The message as sent. */
-  raw: string;
-  /** The pg driver's statement name, when it went as a named (kept) statement. */
-  name?: string;
-}
-
-/**
- * Statements PostgreSQL keeps planned per connection (`keepPlan`) travel as `PREPARE name AS <sql>` on
- * their first use on a connection and as `EXECUTE name(…)` after; the tap reads each EXECUTE as the SQL it
- * runs and drops the PREPARE (it runs nothing), so the assertions below hold on both engines. It listens
- * from before the app starts, so it has seen every PREPARE.
- */
-const prepared = new Map<string, string>();
-let tapped: Sent[] | undefined;
-const untapped = Client.prototype.query;
-
-function statementsOf(text: string): string[] {
-  const out: string[] = [];
-  for (const raw of text.split(/;\n/)) {
-    const t = raw.replace(/\s+/g, ' ').trim();
-    const prepare = /^PREPARE (\w+) AS (.*)$/is.exec(t);
-    if (prepare) {
-      prepared.set(prepare[1], prepare[2]);
-      continue;
-    }
-    const execute = /^EXECUTE (\w+)/i.exec(t);
-    out.push(execute ? (prepared.get(execute[1]) ?? t) : t);
-  }
-  return out;
-}
-
-function tap(): void {
-  Client.prototype.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string; name?: string };
-    const raw = typeof q === 'string' ? q : (q.text ?? '');
-    const statements = statementsOf(raw); // read always: a PREPARE outside a window still names a plan
-    tapped?.push({ client: this, statements, raw, name: typeof q === 'string' ? undefined : q.name });
-    return (untapped as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof untapped;
-}
-
-/**
- * Every message of SQL the app sends while `work` runs, with the connection it went on: the pg client's
- * `query` sees TypeORM's statements and raw ones alike, on PostgreSQL and on the embedded database. A
- * message of several statements is split where the app joins them (`;` at a line's end).
- */
-async function messagesOf(work: () => Promise<unknown>): Promise<Sent[]> {
-  const sent: Sent[] = [];
-  tapped = sent;
-  try {
-    await work();
-  } finally {
-    tapped = undefined;
-  }
-  return sent;
-}
+import {
+  messagesOf,
+  type Sent,
+  statementsAfter,
+  tapStatements,
+  untapStatements,
+} from '../support/statement-tap';
 
 const COUNTER = /UPDATE raffles SET current_entries = current_entries \+/i;
 const isCounterMessage = (m: Sent): boolean => m.statements.some((t) => COUNTER.test(t));
@@ -79,12 +25,12 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
   let w: PaymentsWorld;
 
   beforeAll(async () => {
-    tap();
+    tapStatements();
     w = await startPaymentsWorld();
   });
   afterAll(async () => {
     await stopPaymentsWorld(w);
-    Client.prototype.query = untapped;
+    untapStatements();
   });
 
   async function paidOrder(quantity = 2): Promise<string> {
@@ -281,5 +227,55 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
     expect(all.filter((t) => /FROM "?site_configs/i.test(t))).toEqual([]);
     // The payment's head, the raffle's rules (beside the gateway call) and the transaction.
     expect(sent.length).toBeLessThanOrEqual(4);
+  });
+
+  describe("a void (a whole refund, an account's erasure) holds the raffle's row for its last statement only", () => {
+    /** The statement that takes the raffle's row, FOR SHARE: the same row the counter statement updates. */
+    const RAFFLE_LOCK = /FROM raffles WHERE .* FOR SHARE/i;
+
+    async function enteredBuyer(): Promise<{ orderId: string; userId: string; token: string }> {
+      const raffle = await raffleOn(w);
+      const buyer = await makeUser(w.t, w.site);
+      const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 });
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      await confirm(w, order.order_id).expect(200);
+      return { orderId: order.order_id, userId: buyer.user.id, token: buyer.token };
+    }
+
+    const standing = async (userId: string): Promise<Array<{ void_reason: string | null }>> =>
+      w.t.db.query(`SELECT void_reason FROM raffle_entries WHERE user_id = $1`, [userId]);
+
+    it('voids a refunded entry by one statement, followed by nothing but COMMIT', async () => {
+      const { orderId, userId } = await enteredBuyer();
+      const sent = await messagesOf(() =>
+        api(w.t.app)
+          .as(w.admin.token)
+          .post(`/admin/payments/${orderId}/refund`, { reason: 'Changed their mind' })
+          .expect(200),
+      );
+      expect(statementsAfter(sent, RAFFLE_LOCK)).toEqual(['COMMIT']);
+      // The raffle's row is locked by the statement that voids the entry and gives the cap back.
+      const lock = sent.flatMap((m) => m.statements).find((t) => RAFFLE_LOCK.test(t));
+      expect(lock).toMatch(/UPDATE raffle_entries SET voided_at/i);
+      expect(lock).toMatch(/UPDATE raffle_user_entries/i);
+      expect(await standing(userId)).toEqual([{ void_reason: 'refunded' }]);
+      const [logged] = await w.t.db.query<Array<{ n: string }>>(
+        `SELECT count(*) AS n FROM activity_logs WHERE resource_id = $1 AND activity_type = 'payment_refunded'`,
+        [orderId],
+      );
+      expect(logged.n).toBe('1');
+    });
+
+    it("voids an erased account's entries by one statement, followed by nothing but its activity row and COMMIT", async () => {
+      const { userId, token } = await enteredBuyer();
+      const sent = await messagesOf(() =>
+        api(w.t.app).as(token).delete('/users/me').send({ password: DEFAULT_PASSWORD }).expect(204),
+      );
+      expect(statementsAfter(sent, RAFFLE_LOCK)).toEqual([
+        expect.stringMatching(/^INSERT INTO activity_logs/i),
+        'COMMIT',
+      ]);
+      expect(await standing(userId)).toEqual([{ void_reason: 'account_deleted' }]);
+    });
   });
 });

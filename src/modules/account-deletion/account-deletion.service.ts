@@ -112,8 +112,10 @@ export class AccountDeletionService {
       const referrals = await this.referrals.accountDeleted(userId);
       // Nobody could tell an erased account it won, nor could it sign in to claim: it leaves every draw
       // whose ticket list is not published yet (a published one never changes: DECISIONS).
+      // Last but for the activity row, which travels with the COMMIT: voiding holds the raffles' rows
+      // (their counters, which every buyer queues on) until the commit (DESIGN §6).
       const entriesVoided = await this.entryVoids.accountErased(userId, now);
-      await this.activity.record(
+      this.activity.recordLater(
         {
           userId,
           siteId: gone.site_id,

@@ -52,12 +52,7 @@ export class RefundEffectsService {
           month: after.spend_month,
         });
     }
-    await this.hooks.refunded({
-      ...headOf(after),
-      refund_cents: amountCents,
-      refunded_cents: after.refunded_cents,
-    });
-    await this.activity.record(
+    this.activity.recordLater(
       {
         userId: after.user_id,
         siteId: after.site_id,
@@ -69,7 +64,14 @@ export class RefundEffectsService {
         metadata: { amount_cents: amountCents, by: entries.length === 1 ? entries[0].by : null },
       },
       meta,
-      manager,
     );
+    // Last: a whole refund voids the raffle entry, which holds the raffle's row (the counter every buyer
+    // queues on) to the commit, so nothing but the commit may follow it (DESIGN §6). The activity row is
+    // held for the transaction's next message (the COMMIT, when nothing is voided).
+    await this.hooks.refunded({
+      ...headOf(after),
+      refund_cents: amountCents,
+      refunded_cents: after.refunded_cents,
+    });
   }
 }

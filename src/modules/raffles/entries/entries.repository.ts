@@ -148,6 +148,10 @@ export class EntriesRepository {
    * Locks in the order an entry takes them (the user's cap row, then the raffle row), so a purchase racing
    * this cannot deadlock with it. The raffle row is held FOR SHARE to the commit: a close waits for this
    * void, and a void after a close finds the raffle closed, so a published list never changes under it.
+   * That row is the counter every buyer of the raffle queues on, so it is taken by the void's own
+   * statement, the last one of the void: callers run it as the last statement of their transaction
+   * (DESIGN §6, as the sale path keeps the counter last), and a sale waits for the void's reply and COMMIT
+   * only.
    */
   async voidOpen(scope: VoidScope, reason: EntryVoidReason, now: Date): Promise<VoidedEntry[]> {
     const [column, key] =
@@ -158,25 +162,23 @@ export class EntriesRepository {
         ORDER BY raffle_id FOR UPDATE`,
       [key],
     );
-    const open = await this.tx.manager.query<Array<{ id: string }>>(
-      `SELECT id FROM raffles WHERE id IN (SELECT raffle_id FROM (${standing}) s)
-          AND NOT closed AND NOT is_drawn AND ticket_list_hash IS NULL
-        ORDER BY id FOR SHARE`,
-      [key],
-    );
-    if (!open.length) return [];
-    // A SELECT at the top (the UPDATEs in its CTEs): the driver answers the rows.
+    // A SELECT at the top (the locks and UPDATEs in its CTEs): the driver answers the rows. The raffles are
+    // locked in id order; one a sale closed while this waited for its row is read as it now is (not open).
     return this.tx.manager.query<VoidedEntry[]>(
-      `WITH voided AS (
-         UPDATE raffle_entries SET voided_at = $3, void_reason = $4
-          WHERE ${column} = $1 AND voided_at IS NULL AND raffle_id = ANY($2::uuid[])
+      `WITH open AS MATERIALIZED (
+         SELECT id FROM raffles WHERE id IN (SELECT raffle_id FROM (${standing}) s)
+            AND NOT closed AND NOT is_drawn AND ticket_list_hash IS NULL
+          ORDER BY id FOR SHARE),
+       voided AS (
+         UPDATE raffle_entries SET voided_at = $2, void_reason = $3
+          WHERE ${column} = $1 AND voided_at IS NULL AND raffle_id IN (SELECT id FROM open)
          RETURNING id, raffle_id, user_id, entries_count),
        back AS (
          UPDATE raffle_user_entries u SET entries_count = u.entries_count - v.n
            FROM (SELECT raffle_id, user_id, SUM(entries_count)::integer AS n FROM voided GROUP BY 1, 2) v
           WHERE u.raffle_id = v.raffle_id AND u.user_id = v.user_id)
        SELECT id, raffle_id, user_id, entries_count FROM voided`,
-      [key, open.map((r) => r.id), now, reason],
+      [key, now, reason],
     );
   }
 
