@@ -210,5 +210,62 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
       );
       expect(after).toEqual({ status: 'active', pending_payment_id: null });
     });
+
+    it('leaves a member who cancelled at once meanwhile cancelled when the charge was declined: no dunning', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      await w.t.db.query(
+        `UPDATE subscriptions SET cooling_off_expiry = now() - interval '1 day' WHERE id = $1`,
+        [id],
+      );
+      w.fakes.gatewayOne.declinedRegistrations.add(await registrationOf(w, id));
+      await renewalInFlight(id); // declined
+      await api(w.t.app)
+        .as(member.token)
+        .post(`/subscriptions/${id}/cancel`, { reason: 'Stop now', immediate: true })
+        .expect(200);
+      await laterRun(id); // looks the lost charge up: declined
+      await w.t.drain();
+      const s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect({ status: s.status, is_active: s.is_active }).toEqual({ status: 'cancelled', is_active: false });
+      expect(mailsTo(member.email, /could not take your/)).toEqual([]);
+      const [row] = await w.t.db.query(`SELECT pending_payment_id FROM subscriptions WHERE id = $1`, [id]);
+      expect(row.pending_payment_id).toBeNull();
+    });
+
+    it('keeps a membership paused meanwhile paused when the charge was declined, and charges nothing during the pause', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      const card = await registrationOf(w, id);
+      w.fakes.gatewayOne.declinedRegistrations.add(card);
+      await renewalInFlight(id); // declined
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/pause', {
+          subscription_id: id,
+          paused_until: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+          reason: 'Holiday',
+        })
+        .expect(200);
+      await laterRun(id); // looks the lost charge up: declined
+      await w.t.drain();
+      w.fakes.gatewayOne.declinedRegistrations.delete(card);
+      const s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect({ status: s.status, is_paused: s.is_paused, auto_renew: s.auto_renew }).toEqual({
+        status: 'paused',
+        is_paused: true,
+        auto_renew: true,
+      });
+      expect(mailsTo(member.email, /could not take your/)).toEqual([]);
+      // A day on (when a dunning retry would fall due), still inside the pause: the card is not charged.
+      await w.t.db.query(
+        `UPDATE subscriptions SET next_billing_date = now() - interval '1 minute' WHERE id = $1`,
+        [id],
+      );
+      await runJob(w, 'renewals');
+      expect(w.fakes.gatewayOne.registrationCharges().filter((c) => c.registrationId === card)).toHaveLength(
+        1,
+      );
+      const [row] = await w.t.db.query(`SELECT status FROM subscriptions WHERE id = $1`, [id]);
+      expect(row.status).toBe('paused');
+    });
   });
 });

@@ -467,6 +467,40 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(await registrationOf(w, id)).not.toBe(oldCard);
     });
 
+    it('goes on renewing a membership whose member paid the overdue period with a new card after the last retry', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      w.fakes.gatewayOne.declinedRegistrations.add(await registrationOf(w, id));
+      await makeDue(w, id);
+      await runJob(w, 'renewals'); // the first decline
+      for (let retry = 0; retry < 3; retry++) {
+        await w.t.db.query(
+          `UPDATE subscriptions SET next_billing_date = now() - interval '1 minute' WHERE id = $1`,
+          [id],
+        );
+        await runJob(w, 'renewals'); // the last retry turns renewing off: the grace runs out
+      }
+      expect((await getSubscription(w, member.token, id).expect(200)).body).toMatchObject({
+        status: 'past_due',
+        auto_renew: false,
+      });
+      // Inside the grace the member gives a new card, which pays the overdue period.
+      const card = await api(w.t.app).as(member.token).post(`/subscriptions/${id}/card`).expect(201);
+      await payCheckout(w, card.body.checkout_id);
+      const s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(s).toMatchObject({ status: 'active', auto_renew: true, available_credits: 10 });
+      // The period it paid for ends: the new card is charged for the next one.
+      const newCard = await registrationOf(w, id);
+      await makeDue(w, id);
+      await runJob(w, 'renewals');
+      await runJob(w, 'expiries');
+      expect(
+        w.fakes.gatewayOne.registrationCharges().filter((c) => c.registrationId === newCard),
+      ).toHaveLength(1);
+      const next = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(next.status).toBe('active');
+      expect(Date.parse(next.current_period_end)).toBeGreaterThan(Date.now() + 20 * DAY);
+    });
+
     it('gives back a second card payment for an overdue period the first one already paid (two tabs)', async () => {
       const { member, id } = await activeMember(w, tier.id);
       w.fakes.gatewayOne.declinedRegistrations.add(await registrationOf(w, id));

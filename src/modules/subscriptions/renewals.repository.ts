@@ -3,6 +3,9 @@ import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { SubscriptionStatus } from './subscriptions.rules.js';
 import { appendHistory } from './subscriptions.repository.js';
 
+/** The statuses a membership renews in: charged when due, renewed or made past due by the charge's outcome. */
+const RENEWING = `'active', 'trialing', 'past_due'`;
+
 /** A renewal run's claim on a due subscription: the payment it will charge, fixed before the charge. */
 export interface ClaimedRenewal {
   id: string;
@@ -37,7 +40,7 @@ export class RenewalsRepository {
       `UPDATE subscriptions s SET pending_payment_id = gen_random_uuid(), updated_at = now()
          FROM subscription_tiers t,
               (SELECT id FROM subscriptions
-                WHERE status IN ('active', 'trialing', 'past_due') AND auto_renew
+                WHERE status IN (${RENEWING}) AND auto_renew
                   AND next_billing_date <= $1 AND pending_payment_id IS NULL
                 ORDER BY next_billing_date
                 LIMIT $2
@@ -126,13 +129,17 @@ export class RenewalsRepository {
               pending_payment_id = NULL,
               past_due_since = NULL,
               failed_charges = 0,
+              -- The grace's last failure turned renewing off (failRenewals); a member who then pays the
+              -- overdue period goes on renewing. Only a cancellation turns it off otherwise, and a
+              -- cancelled membership is not renewed here.
+              auto_renew = s.auto_renew OR s.status = 'past_due',
               gatewayone_registration_id = COALESCE(v.registration_id, s.gatewayone_registration_id),
               metadata = ${appendHistory(`jsonb_build_object('event', 'renewed', 'at', now(), 'payment_id', v.payment_id, 'period_end', v.period_end)`)},
               updated_at = now()
          FROM v
         WHERE s.id = v.id
           AND (s.pending_payment_id = v.payment_id OR s.status = 'past_due')
-          AND s.status IN ('active', 'trialing', 'past_due')
+          AND s.status IN (${RENEWING})
        RETURNING s.id, s.user_id, s.site_id, s.streak_months, s.milestones_awarded`,
       [
         renewals.map((r) => r.subscriptionId),
@@ -181,7 +188,10 @@ export class RenewalsRepository {
   /**
    * A renewal charge declined (or refused by the member's own limits): `past_due`, its first failure
    * kept, the failures counted and the next attempt set (`retryAt`, null: the grace runs out). Only a
-   * subscription still waiting on that charge moves; answers those that did.
+   * subscription still waiting on that charge, and still renewing, moves; answers those that did. One
+   * the member cancelled or an admin paused while the charge was in flight keeps its status and only
+   * stops waiting on the charge (noted in its history): a decline must not bring it back to `past_due`,
+   * where it would count as active and be charged again.
    */
   async failRenewals(
     failures: Array<{
@@ -206,13 +216,27 @@ export class RenewalsRepository {
               metadata = ${appendHistory(`jsonb_build_object('event', 'charge_failed', 'at', now(), 'payment_id', v.payment_id, 'reason', v.reason, 'retry_at', v.retry_at)`)},
               updated_at = now()
          FROM v
-        WHERE s.id = v.id AND s.pending_payment_id = v.payment_id
+        WHERE s.id = v.id AND s.pending_payment_id = v.payment_id AND s.status IN (${RENEWING})
        RETURNING s.id`,
       [
         failures.map((f) => f.subscriptionId),
         failures.map((f) => f.paymentId),
         failures.map((f) => f.retryAt),
         failures.map((f) => f.firstFailure),
+        failures.map((f) => f.reason),
+      ],
+    );
+    await this.tx.manager.query(
+      `WITH v AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[]) AS v(id, payment_id, reason))
+       UPDATE subscriptions s
+          SET pending_payment_id = NULL,
+              metadata = ${appendHistory(`jsonb_build_object('event', 'charge_failed', 'at', now(), 'payment_id', v.payment_id, 'reason', v.reason, 'retry_at', NULL)`)},
+              updated_at = now()
+         FROM v
+        WHERE s.id = v.id AND s.pending_payment_id = v.payment_id AND s.status NOT IN (${RENEWING})`,
+      [
+        failures.map((f) => f.subscriptionId),
+        failures.map((f) => f.paymentId),
         failures.map((f) => f.reason),
       ],
     );
