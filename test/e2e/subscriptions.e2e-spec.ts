@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { api } from '../support/api';
 import { DEFAULT_PASSWORD, makeUser, pointsOf, uid } from '../support/factories';
-import { untilSomeoneWaits } from '../support/held-rows';
+import { untilSomeoneWaits, untilWaiting } from '../support/held-rows';
 import {
   activeMember,
   getSubscription,
@@ -179,6 +179,48 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
         '10.00',
       ]);
     });
+    (onPostgres ? it : it.skip)(
+      'gives the first payment back when the member cancels while it is being fulfilled (PostgreSQL)',
+      async () => {
+        const member = await makeUser(w.t, w.site);
+        const started = await subscribe(w, member, tier.id);
+        const id = started.subscription.id;
+        w.fakes.gatewayOne.complete(started.checkout_id);
+        // The membership's row is held, so the cancellation waits on it; the payment's webhook then claims the
+        // payment, planned on the membership as it was (incomplete), and waits on the row too.
+        const holder = new Client({ connectionString: process.env.E2E_DATABASE_URL });
+        await holder.connect();
+        let cancelled: Promise<{ status: number; body: { status?: string } }>;
+        let paid: Promise<number>;
+        try {
+          await holder.query('BEGIN');
+          await holder.query(`SELECT id FROM subscriptions WHERE id = $1 FOR UPDATE`, [id]);
+          cancelled = api(w.t.app)
+            .as(member.token)
+            .post(`/subscriptions/${id}/cancel`, { reason: 'Changed my mind' })
+            .then((r) => ({ status: r.status, body: r.body as { status?: string } }));
+          await untilSomeoneWaits(holder);
+          paid = w.fakes.gatewayOne.deliverWebhook(started.checkout_id).then(async (status) => {
+            await w.t.drain();
+            return status;
+          });
+          await untilWaiting(holder, 2);
+          await holder.query('COMMIT');
+        } finally {
+          await holder.end();
+        }
+        expect(await cancelled!).toMatchObject({ status: 200, body: { status: 'cancelled' } });
+        expect(await paid!).toBe(200);
+        await w.t.drain();
+        // Whichever went first, the member who was told "cancelled" has a cancelled membership and the money back.
+        expect((await getSubscription(w, member.token, id).expect(200)).body.status).toBe('cancelled');
+        const [p] = await w.t.db.query(
+          `SELECT status, refunded_cents FROM payment_transactions WHERE subscription_id = $1`,
+          [id],
+        );
+        expect(p).toEqual({ status: 'refunded', refunded_cents: 1000 });
+      },
+    );
   });
 
   describe('reading', () => {

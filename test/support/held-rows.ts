@@ -13,10 +13,15 @@ export async function sessionsWaitingOnLocks(holder: Client): Promise<number> {
  * Waits until some session waits on a lock (at most `ms`): the request under test has reached the row
  * `holder` holds in its open transaction. Returns either way; the test's assertions tell what happened.
  */
-export async function untilSomeoneWaits(holder: Client, ms = 10_000): Promise<void> {
+export function untilSomeoneWaits(holder: Client, ms = 10_000): Promise<void> {
+  return untilWaiting(holder, 1, ms);
+}
+
+/** `untilSomeoneWaits` for `count` sessions: as many requests under test have reached held rows. */
+export async function untilWaiting(holder: Client, count: number, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    if ((await sessionsWaitingOnLocks(holder)) > 0) return;
+    if ((await sessionsWaitingOnLocks(holder)) >= count) return;
     await new Promise((r) => setTimeout(r, 25));
   }
 }

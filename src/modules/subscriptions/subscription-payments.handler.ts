@@ -44,7 +44,13 @@ export class SubscriptionPaymentsHandler implements PaidOrderHandler, OnModuleIn
   }
 
   async fulfil(payment: PaymentHead, plan: PurposePlan): Promise<void> {
-    const s = plan.data as SubscriptionRow | null;
+    const planned = plan.data as SubscriptionRow | null;
+    if (!planned) return;
+    // The plan's copy was read before the payment was claimed: a cancellation, a pause or another payment
+    // may have committed since. What the payment does is decided on the row as it is now, locked until
+    // the claim commits, so a cancellation waits for this or this sees it (then the payment pays for no
+    // period and is given back).
+    const s = await this.subs.lock(planned.id);
     if (!s) return;
     const now = new Date();
     if (payment.kind === 'start' && (s.status === 'incomplete' || s.status === 'incomplete_expired'))
