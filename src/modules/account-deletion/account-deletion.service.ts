@@ -111,9 +111,9 @@ export class AccountDeletionService {
       const memberships = await this.subscriptions.endAllOf(userId, actor, 'account_deleted', meta);
       const referrals = await this.referrals.accountDeleted(userId);
       // Nobody could tell an erased account it won, nor could it sign in to claim: it leaves every draw
-      // whose ticket list is not published yet (a published one never changes: DECISIONS).
-      // Last but for the activity row, which travels with the COMMIT: voiding holds the raffles' rows
-      // (their counters, which every buyer queues on) until the commit (DESIGN §6).
+      // whose ticket list is not published yet (a published one never changes: DECISIONS). Last, but for
+      // the activity row that travels with the COMMIT: the void holds the raffles' rows, the counters every
+      // buyer queues on, until the commit (DESIGN §6).
       const entriesVoided = await this.entryVoids.accountErased(userId, now);
       this.activity.recordLater(
         {
