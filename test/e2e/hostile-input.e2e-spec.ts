@@ -151,6 +151,41 @@ describe('hostile input (issue 15 findings)', () => {
     });
   });
 
+  describe('one address, however it is written, is one account', () => {
+    const register = (email: string) =>
+      api(t.app).post('/auth/register', {
+        email,
+        password: DEFAULT_PASSWORD,
+        site_id: site,
+        data_processing_consent: true,
+        age_confirmed: true,
+      });
+
+    it('refuses a second account for an address written with a combining accent, and signs the first in by it', async () => {
+      const local = `jos-${uid()}`;
+      const composed = `${local}\u00e9@example.com`; // "é" as one character
+      const decomposed = `${local}e\u0301@example.com`; // "e" and a combining acute accent
+      const first = await register(composed).expect(201);
+      const second = await register(decomposed.toUpperCase()).expect(409);
+      expect(second.body.code).toBe('EMAIL_TAKEN');
+      const rows = await t.db.query<Array<{ id: string }>>(
+        `SELECT id FROM users WHERE site_id = $1 AND email_normalized = $2`,
+        [site, composed],
+      );
+      expect(rows).toEqual([{ id: first.body.user.id }]);
+      const login = await api(t.app)
+        .post('/auth/login', { email: decomposed, password: DEFAULT_PASSWORD, site_id: site })
+        .expect(200);
+      const me = await api(t.app).as(login.body.access_token).get('/users/me').expect(200);
+      expect(me.body.id).toBe(first.body.user.id);
+      const found = await api(t.app)
+        .as(admin.token)
+        .get(`/admin/users?email=${encodeURIComponent(decomposed)}`)
+        .expect(200);
+      expect(found.body.map((u: { id: string }) => u.id)).toEqual([first.body.user.id]);
+    });
+  });
+
   it('serves the console with a Content-Security-Policy that loads only its own scripts', async () => {
     const res = await api(t.app).get('/docs/').expect(200);
     const csp = res.headers['content-security-policy'];

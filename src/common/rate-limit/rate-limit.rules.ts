@@ -1,3 +1,5 @@
+import { normalizedEmail } from '#app/common/email-address.js';
+
 /** One counter: at most `limit` requests per `ttlSeconds`, counted per client IP or per e-mail address. */
 export interface RateRule {
   /** Unique across rules: it names the counter. */
@@ -48,7 +50,7 @@ export function rateLimitKey(rule: RateRule, subject: RateSubject): string | und
     typeof subject.body === 'object' && subject.body !== null
       ? (subject.body as Record<string, unknown>)
       : {};
-  const email = typeof body.email === 'string' ? body.email.trim().toLowerCase() : '';
+  const email = typeof body.email === 'string' ? normalizedEmail(body.email) : '';
   if (!email || email.length > MAX_EMAIL) return undefined;
   // The same address on two sites is two accounts (DESIGN §3), hence two counters.
   const site = typeof body.site_id === 'string' ? body.site_id.slice(0, MAX_SITE) : '';

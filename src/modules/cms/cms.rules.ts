@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { EMAIL_MAX_LENGTH } from '#app/common/column-limits.js';
 import { sameBytes } from '#app/common/crypto/constant-time.js';
+import { normalizedEmail } from '#app/common/email-address.js';
 import { CONTROL_RUN } from '#app/common/validation/fields.js';
 
 /** How far a webhook's timestamp may be from now (DESIGN §7). */
@@ -126,7 +127,7 @@ export function readForm(data: Record<string, unknown>, schema: FormSchemaField[
   }
   const name = fullName ?? ([profile.first_name, profile.last_name].filter(Boolean).join(' ') || null);
   return {
-    email: email && isEmail(email) ? email.toLowerCase() : null,
+    email: email && isEmail(email) ? normalizedEmail(email) : null,
     profile,
     ...(accepts !== undefined ? { accepts_marketing: accepts } : {}),
     name: name ? name.slice(0, 200) : null,

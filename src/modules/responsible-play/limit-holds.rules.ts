@@ -7,6 +7,7 @@ import {
   RAISE_DELAY_MS,
   settle,
 } from './responsible-play.rules.js';
+import { normalizedEmail } from '#app/common/email-address.js';
 
 /**
  * What a deleted account's limits leave behind for its address, as plain functions (DESIGN §6 responsible
@@ -30,7 +31,9 @@ export function holdKey(secretsKey: Buffer): Buffer {
 
 /** The address as a hold keeps it: HMAC-SHA256 (hex) of the site and the lower-cased address. */
 export function addressHash(key: Buffer, siteId: string, email: string): string {
-  return createHmac('sha256', key).update(`${siteId}\n${email.trim().toLowerCase()}`).digest('hex');
+  return createHmac('sha256', key)
+    .update(`${siteId}\n${normalizedEmail(email)}`)
+    .digest('hex');
 }
 
 /** What the limits in force at `now` leave behind, or null when nothing runs (no pause, no limit). */

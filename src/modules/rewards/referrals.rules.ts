@@ -1,6 +1,7 @@
 /**
  * Rules of referrals (DESIGN §5, §6) as plain functions: codes, the self-referral tests, the flags.
  */
+import { normalizedEmail } from '#app/common/email-address.js';
 import type { ReferralStatus } from './entities/referral.entity.js';
 
 /** Letters and digits that cannot be mistaken for each other when read aloud or copied (no O/0, I/1/L, U/V). */
@@ -42,14 +43,12 @@ const DOTLESS_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
  * The mailbox an address reaches: lower case; `+tags` dropped where the provider ignores them; dots in
  * the local part dropped at Gmail; googlemail.com is gmail.com.
  */
-export function mailboxOf(email: string): string {
+export function mailboxOf(address: string): string {
+  const email = normalizedEmail(address);
   const at = email.lastIndexOf('@');
-  if (at < 0) return email.trim().toLowerCase();
-  let local = email.slice(0, at).trim().toLowerCase();
-  let domain = email
-    .slice(at + 1)
-    .trim()
-    .toLowerCase();
+  if (at < 0) return email;
+  let local = email.slice(0, at).trim();
+  let domain = email.slice(at + 1).trim();
   if (domain === 'googlemail.com') domain = 'gmail.com';
   if (PLUS_TAG_DOMAINS.has(domain)) local = local.split('+')[0];
   if (DOTLESS_DOMAINS.has(domain)) local = local.replace(/\./g, '');

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { type DataSource, type EntityManager, IsNull } from 'typeorm';
 import { LOCKOUT, lockedUntil } from './login.rules.js';
 import { User } from './entities/user.entity.js';
+import { normalizedEmail } from '#app/common/email-address.js';
 
 /** The queries behind logging in: the password hash (never selected elsewhere) and failure counting. */
 @Injectable()
@@ -16,7 +17,7 @@ export class LoginAttemptsRepository {
       .addSelect('u.password_hash')
       .where('u.site_id = :siteId AND u.email_normalized = :email AND u.deleted_at IS NULL', {
         siteId,
-        email: email.toLowerCase(),
+        email: normalizedEmail(email),
       })
       .getOne();
   }

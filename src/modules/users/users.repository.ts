@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { type EntityManager, IsNull, type Repository } from 'typeorm';
 import { UserProfile } from './entities/user-profile.entity.js';
 import { User } from './entities/user.entity.js';
+import { normalizedEmail } from '#app/common/email-address.js';
 
 /** A deleted user as it was just before its erasure: what the other features' clean-up needs. */
 export interface ErasedUser {
@@ -56,7 +57,7 @@ export class UsersRepository {
 
   findByEmail(siteId: string, email: string, manager?: EntityManager): Promise<User | null> {
     return this.repo(manager).findOne({
-      where: { site_id: siteId, email_normalized: email.toLowerCase(), deleted_at: IsNull() },
+      where: { site_id: siteId, email_normalized: normalizedEmail(email), deleted_at: IsNull() },
     });
   }
 
@@ -68,7 +69,7 @@ export class UsersRepository {
       .addSelect('u.password_hash')
       .where('u.site_id = :siteId AND u.email_normalized = :email AND u.deleted_at IS NULL', {
         siteId,
-        email: email.toLowerCase(),
+        email: normalizedEmail(email),
       })
       .setLock('pessimistic_write')
       .getOne();
@@ -107,7 +108,7 @@ export class UsersRepository {
 
   async create(user: NewUser, manager?: EntityManager): Promise<User> {
     const repo = this.repo(manager);
-    const row = repo.create({ ...user, email_normalized: user.email.toLowerCase() });
+    const row = repo.create({ ...user, email_normalized: normalizedEmail(user.email) });
     const saved = await repo.save(row);
     await (manager ?? this.tx.manager)
       .getRepository(UserProfile)
@@ -161,7 +162,7 @@ export class UsersRepository {
       .where('u.site_id = :siteId AND u.deleted_at IS NULL', { siteId })
       .orderBy('u.id', 'ASC')
       .take(limit);
-    if (email) qb.andWhere('u.email_normalized = :email', { email: email.toLowerCase() });
+    if (email) qb.andWhere('u.email_normalized = :email', { email: normalizedEmail(email) });
     if (cursor) qb.andWhere('u.id > :cursor', { cursor });
     return qb.getMany();
   }

@@ -23,6 +23,7 @@ import { LimitHolds1795650000000 } from './1795650000000-LimitHolds.js';
 import { PausedFrom1795660000000 } from './1795660000000-PausedFrom.js';
 import { EntryVoids1795661000000 } from './1795661000000-EntryVoids.js';
 import { ReconcileBackoff1795670000000 } from './1795670000000-ReconcileBackoff.js';
+import { NfcEmailAddresses1795680000000 } from './1795680000000-NfcEmailAddresses.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -51,4 +52,5 @@ export const MIGRATIONS = [
   PausedFrom1795660000000,
   EntryVoids1795661000000,
   ReconcileBackoff1795670000000,
+  NfcEmailAddresses1795680000000,
 ];

@@ -14,7 +14,7 @@ export class User extends TimestampedEntity {
   @Column({ type: 'varchar', length: 254 })
   email!: string;
 
-  /** lower(email), kept as a column so the unique index and lookups need no expression. */
+  /** The address as compared (`normalizedEmail`: lower case, NFC), a column so the unique index needs no expression. */
   @Column({ type: 'varchar', length: 254 })
   email_normalized!: string;
 
