@@ -1,4 +1,5 @@
 import { PasswordFlowsService } from '#app/modules/auth/password-flows.service.js';
+import { PasswordHasher } from '#app/modules/auth/password-hasher.js';
 import { api } from '../support/api';
 import { createTestApp, type TestApp } from '../support/app';
 import { DEFAULT_PASSWORD, makeSite, makeUser, uid } from '../support/factories';
@@ -430,6 +431,67 @@ describe('accounts: register, sign in, sessions', () => {
       await api(t.app)
         .post('/auth/login', { email: u.email, password: DEFAULT_PASSWORD, site_id: site })
         .expect(200);
+    });
+
+    it('spends no password hash on a token that cannot be spent (junk, used, expired): 422 at once', async () => {
+      const u = await makeUser(t, site);
+      const used = await resetTokenOf(u.email);
+      await api(t.app)
+        .post('/auth/password-set/confirm', { token: used, password: GOOD_PASSWORD })
+        .expect(200);
+      const v = await makeUser(t, site);
+      const expired = await resetTokenOf(v.email);
+      await t.db.query(
+        `UPDATE one_time_tokens SET expires_at = now() - interval '1 minute' WHERE user_id = $1`,
+        [v.user.id],
+      );
+      const hash = jest.spyOn(t.app.get(PasswordHasher), 'hash');
+      try {
+        const answers = await Promise.all(
+          [uid(), uid(), used, expired].map((token) =>
+            api(t.app).post('/auth/password-set/confirm', { token, password: 'new-Lantern-8812-hills' }),
+          ),
+        );
+        expect(answers.map((r) => `${r.status} ${r.body.code as string}`)).toEqual(
+          Array.from({ length: 4 }, () => '422 INVALID_TOKEN'),
+        );
+        // Anyone can send junk: before, each one cost an argon2 hash of the CPU every login shares.
+        expect(hash).not.toHaveBeenCalled();
+        // A token that can be spent still buys its one hash.
+        const w = await makeUser(t, site);
+        const token = await resetTokenOf(w.email);
+        await api(t.app).post('/auth/password-set/confirm', { token, password: GOOD_PASSWORD }).expect(200);
+        expect(hash).toHaveBeenCalledTimes(1);
+      } finally {
+        hash.mockRestore();
+      }
+    });
+
+    it('lets one of two confirmations racing with one token set the password and refuses the other', async () => {
+      const u = await makeUser(t, site);
+      const token = await resetTokenOf(u.email);
+      const answers = await Promise.all(
+        ['first-Lantern-8812-hills', 'second-Lantern-8812-hills'].map((password) =>
+          api(t.app).post('/auth/password-set/confirm', { token, password }),
+        ),
+      );
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 422]);
+      const won = answers[0].status === 200 ? 'first-Lantern-8812-hills' : 'second-Lantern-8812-hills';
+      await api(t.app).post('/auth/login', { email: u.email, password: won, site_id: site }).expect(200);
+    });
+
+    it('limits confirmations per IP (10 a minute): 429 RATE_LIMITED with Retry-After past the limit', async () => {
+      const ip = `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
+      const confirm = () =>
+        api(t.app).from(ip).post('/auth/password-set/confirm', { token: uid(), password: GOOD_PASSWORD });
+      for (let i = 0; i < 10; i++) await confirm().expect(422);
+      const over = await confirm().expect(429);
+      expect(over.body.code).toBe('RATE_LIMITED');
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      // Another client is not held back by this one.
+      await api(t.app)
+        .post('/auth/password-set/confirm', { token: uid(), password: GOOD_PASSWORD })
+        .expect(422);
     });
 
     it('activates an account made without a password (guest purchase, website form)', async () => {

@@ -12,7 +12,7 @@ export interface RateRule {
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
 
-/** DESIGN §9 defaults. */
+/** DESIGN §9 defaults, and endpoint 1's (below). */
 export const RATE_LIMITS = {
   login: [
     { name: 'login-ip', limit: 10, ttlSeconds: MINUTE, by: 'ip' },
@@ -27,6 +27,9 @@ export const RATE_LIMITS = {
     { name: 'magic-link-email', limit: 5, ttlSeconds: HOUR, by: 'email' },
     { name: 'magic-link-ip', limit: 20, ttlSeconds: HOUR, by: 'ip' },
   ],
+  // Not in DESIGN §9 (DECISIONS, the auth review): endpoint 1 costs at most one argon2 hash, as a login
+  // does, so it takes login's per-IP figure. No e-mail rule: its body names no address.
+  passwordSetConfirm: [{ name: 'password-set-confirm-ip', limit: 10, ttlSeconds: MINUTE, by: 'ip' }],
   spin: [{ name: 'spin-ip', limit: 10, ttlSeconds: HOUR, by: 'ip' }],
   orderCreate: [{ name: 'order-create-ip', limit: 30, ttlSeconds: MINUTE, by: 'ip' }],
 } as const satisfies Record<string, readonly RateRule[]>;

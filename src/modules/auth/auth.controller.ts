@@ -162,6 +162,7 @@ export class AuthController {
   @Post('password-set/confirm')
   @Public()
   @HttpCode(200)
+  @RateLimit(...RATE_LIMITS.passwordSetConfirm)
   @ApiOperation({
     summary: 'Set a password with a reset or set token',
     description: 'Activates the account, ends its other sessions and answers a one-time sign-in link.',

@@ -1,4 +1,4 @@
-import { isRaced, isUnder18 } from './auth.rules.js';
+import { isRaced, isSpendable, isUnder18, PASSWORD_LINKS } from './auth.rules.js';
 
 describe('the 18+ rule', () => {
   const now = new Date('2030-06-15T10:00:00Z');
@@ -27,5 +27,21 @@ describe('a refresh racing its token’s rotation', () => {
   it('a reuse when it came after the rotation, however soon', () => {
     expect(isRaced(new Date('2030-06-15T10:00:00.501Z'), rotatedAt)).toBe(false);
     expect(isRaced(new Date('2030-06-16T10:00:00.000Z'), rotatedAt)).toBe(false);
+  });
+});
+
+describe('whether a one-time token could be spent (endpoint 1’s look before it hashes)', () => {
+  const now = new Date('2030-06-15T10:00:00Z');
+  const live = { purpose: 'password_reset', used_at: null, expires_at: new Date('2030-06-15T10:30:00Z') };
+
+  it('takes an unused, unexpired token of a purpose asked for', () => {
+    expect(isSpendable(live, PASSWORD_LINKS, now)).toBe(true);
+    expect(isSpendable({ ...live, purpose: 'password_set' }, PASSWORD_LINKS, now)).toBe(true);
+  });
+
+  it('refuses a used, an expired (at its very instant too) or another kind of token', () => {
+    expect(isSpendable({ ...live, used_at: now }, PASSWORD_LINKS, now)).toBe(false);
+    expect(isSpendable({ ...live, expires_at: now }, PASSWORD_LINKS, now)).toBe(false);
+    expect(isSpendable({ ...live, purpose: 'magic_link' }, PASSWORD_LINKS, now)).toBe(false);
   });
 });

@@ -67,3 +67,20 @@ export function frontendLink(base: string, path: string, token: string): string 
   url.searchParams.set('token', token);
   return url.toString();
 }
+
+/** The links a password reset or set is made with (endpoint 1). */
+export const PASSWORD_LINKS = ['password_reset', 'password_set'] as const;
+
+/**
+ * Whether a one-time token could be spent now for one of `purposes`: unused, unexpired, of the right kind.
+ * Only a preview: spending it is the repository's conditional UPDATE, which decides a race.
+ */
+export function isSpendable(
+  token: { purpose: string; used_at: Date | null; expires_at: Date },
+  purposes: readonly string[],
+  now: Date,
+): boolean {
+  return (
+    token.used_at === null && token.expires_at.getTime() > now.getTime() && purposes.includes(token.purpose)
+  );
+}

@@ -25,7 +25,7 @@ export class OneTimeTokensRepository {
    */
   async consume(
     tokenHash: string,
-    purposes: OneTimePurpose[],
+    purposes: readonly OneTimePurpose[],
     now: Date,
     manager: EntityManager,
   ): Promise<{ user_id: string; purpose: OneTimePurpose } | null> {
@@ -41,7 +41,7 @@ export class OneTimeTokensRepository {
   /** After a password change, outstanding reset and set links must not work any more. */
   async spendAll(
     userId: string,
-    purposes: OneTimePurpose[],
+    purposes: readonly OneTimePurpose[],
     now: Date,
     manager: EntityManager,
   ): Promise<void> {

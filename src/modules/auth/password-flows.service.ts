@@ -11,7 +11,15 @@ import { SitesService } from '#app/modules/sites/sites.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { User } from '#app/modules/users/entities/user.entity.js';
-import { frontendLink, minutesFrom, passwordProblems, staffLinkBase, TTL } from './auth.rules.js';
+import {
+  frontendLink,
+  isSpendable,
+  minutesFrom,
+  PASSWORD_LINKS,
+  passwordProblems,
+  staffLinkBase,
+  TTL,
+} from './auth.rules.js';
 import type { EmailSentDto, PasswordSetDto, TokenPairDto } from './dto/auth.dto.js';
 import type { OneTimePurpose } from './entities/one-time-token.entity.js';
 import { OneTimeTokensRepository } from './one-time-tokens.repository.js';
@@ -66,24 +74,25 @@ export class PasswordFlowsService {
   /** Endpoint 1: a reset or set token and a new password; activates the account and ends other sessions. */
   async confirmPasswordSet(token: string, password: string, meta: RequestMeta): Promise<PasswordSetDto> {
     const now = new Date();
-    const hashPromise = this.hasher.hash(password);
+    // The token is looked at first (a read, no lock), and only one that can be spent buys an argon2 hash:
+    // the hash costs tens of milliseconds of the CPU every login shares, and anyone can send junk tokens.
     const preview = await this.tokens.findByHash(hashToken(token));
-    const owner = preview ? await this.accounts.findById(preview.user_id) : null;
-    const problems = passwordProblems(password, owner?.email);
+    const owner =
+      preview && isSpendable(preview, PASSWORD_LINKS, now)
+        ? await this.accounts.findById(preview.user_id)
+        : null;
+    if (!owner) throw invalidToken();
+    const problems = passwordProblems(password, owner.email);
     if (problems.length)
       throw AppException.validation(problems.map((message) => ({ field: 'password', message })));
-    const passwordHash = await hashPromise;
+    const passwordHash = await this.hasher.hash(password);
     return this.tx.run(async (manager) => {
-      const spent = await this.tokens.consume(
-        hashToken(token),
-        ['password_reset', 'password_set'],
-        now,
-        manager,
-      );
+      // Spent atomically here, whatever the preview saw: of two uses racing, one wins and the other is refused.
+      const spent = await this.tokens.consume(hashToken(token), PASSWORD_LINKS, now, manager);
       const user = spent ? await this.accounts.findById(spent.user_id, manager) : null;
-      if (!spent || !user) throw AppException.unprocessable('INVALID_TOKEN', INVALID_TOKEN);
+      if (!spent || !user) throw invalidToken();
       await this.accounts.setPassword(user, passwordHash, now, manager);
-      await this.tokens.spendAll(user.id, ['password_reset', 'password_set'], now, manager);
+      await this.tokens.spendAll(user.id, PASSWORD_LINKS, now, manager);
       await this.sessions.endAllSessions(user.id, manager);
       await this.activity.record(
         {
@@ -195,4 +204,8 @@ export class PasswordFlowsService {
     }
     return url;
   }
+}
+
+function invalidToken(): AppException {
+  return AppException.unprocessable('INVALID_TOKEN', INVALID_TOKEN);
 }
