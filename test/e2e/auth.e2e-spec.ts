@@ -526,6 +526,31 @@ describe('accounts: register, sign in, sessions', () => {
       await api(t.app).as(tokens.body.access_token).get('/users/me').expect(200);
       await api(t.app).post('/auth/magic-link/verify', { token }).expect(401);
     });
+    it('a sign-in link asked for before a password reset no longer signs in once the reset is done', async () => {
+      const u = await makeUser(t, site);
+      await api(t.app).post('/auth/magic-link', { email: u.email, site_id: site }).expect(200);
+      await t.drain();
+      const before = linkToken(t.smtp.to(u.email)[0], 'magic-link');
+      await api(t.app).post('/auth/password-reset', { email: u.email, site_id: site }).expect(200);
+      await t.drain();
+      const reset = linkToken(
+        t.smtp.to(u.email).find((m) => /reset-password/.test(m.text))!,
+        'reset-password',
+      );
+      const done = await api(t.app)
+        .post('/auth/password-set/confirm', { token: reset, password: GOOD_PASSWORD })
+        .expect(200);
+      const refused = await api(t.app).post('/auth/magic-link/verify', { token: before }).expect(401);
+      expect(refused.body.code).toBe('UNAUTHENTICATED');
+      const [row] = await t.db.query(
+        `SELECT used_at FROM one_time_tokens WHERE user_id = $1 AND purpose = 'magic_link' ORDER BY created_at LIMIT 1`,
+        [u.user.id],
+      );
+      expect(row.used_at).not.toBeNull();
+      // The link the reset answers is made after it, and still signs in.
+      const activation = new URL(done.body.activation_link).searchParams.get('token');
+      await api(t.app).post('/auth/magic-link/verify', { token: activation }).expect(200);
+    });
   });
 
   describe('links into staff accounts', () => {

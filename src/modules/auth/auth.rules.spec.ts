@@ -1,4 +1,4 @@
-import { isRaced, isSpendable, isUnder18, PASSWORD_LINKS } from './auth.rules.js';
+import { isRaced, isSpendable, isUnder18, PASSWORD_LINKS, SPENT_BY_PASSWORD_CHANGE } from './auth.rules.js';
 
 describe('the 18+ rule', () => {
   const now = new Date('2030-06-15T10:00:00Z');
@@ -43,5 +43,11 @@ describe('whether a one-time token could be spent (endpoint 1’s look before it
     expect(isSpendable({ ...live, used_at: now }, PASSWORD_LINKS, now)).toBe(false);
     expect(isSpendable({ ...live, expires_at: now }, PASSWORD_LINKS, now)).toBe(false);
     expect(isSpendable({ ...live, purpose: 'magic_link' }, PASSWORD_LINKS, now)).toBe(false);
+  });
+});
+
+describe('what a completed password reset or set spends', () => {
+  it('is every outstanding link, sign-in links included: none outlives the password it was issued under', () => {
+    expect([...SPENT_BY_PASSWORD_CHANGE].sort()).toEqual(['magic_link', 'password_reset', 'password_set']);
   });
 });

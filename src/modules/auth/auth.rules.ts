@@ -72,6 +72,13 @@ export function frontendLink(base: string, path: string, token: string): string 
 export const PASSWORD_LINKS = ['password_reset', 'password_set'] as const;
 
 /**
+ * What a completed reset or set spends: every other password link, and every sign-in link too. A sign-in
+ * link is as good as the password for 15 minutes, so one issued before the reset (perhaps to whoever made
+ * the owner reset) must not outlive the password it was issued under.
+ */
+export const SPENT_BY_PASSWORD_CHANGE = [...PASSWORD_LINKS, 'magic_link'] as const;
+
+/**
  * Whether a one-time token could be spent now for one of `purposes`: unused, unexpired, of the right kind.
  * Only a preview: spending it is the repository's conditional UPDATE, which decides a race.
  */

@@ -38,7 +38,7 @@ export class OneTimeTokensRepository {
     return result[0][0] ?? null;
   }
 
-  /** After a password change, outstanding reset and set links must not work any more. */
+  /** After a password change, outstanding links of `purposes` must not work any more. */
   async spendAll(
     userId: string,
     purposes: readonly OneTimePurpose[],

@@ -17,6 +17,7 @@ import {
   minutesFrom,
   PASSWORD_LINKS,
   passwordProblems,
+  SPENT_BY_PASSWORD_CHANGE,
   staffLinkBase,
   TTL,
 } from './auth.rules.js';
@@ -92,7 +93,7 @@ export class PasswordFlowsService {
       const user = spent ? await this.accounts.findById(spent.user_id, manager) : null;
       if (!spent || !user) throw invalidToken();
       await this.accounts.setPassword(user, passwordHash, now, manager);
-      await this.tokens.spendAll(user.id, PASSWORD_LINKS, now, manager);
+      await this.tokens.spendAll(user.id, SPENT_BY_PASSWORD_CHANGE, now, manager);
       await this.sessions.endAllSessions(user.id, manager);
       await this.activity.record(
         {
