@@ -147,6 +147,17 @@ describe('accounts: register, sign in, sessions', () => {
       expect(unknown.body.errors).toEqual([{ field: 'role', message: 'property role should not exist' }]);
       await register({ email: 'not-an-email' }).expect(400);
     });
+
+    it('refuses an address that grows past 254 characters when lower-cased: 400 naming the field, not a 500', async () => {
+      const I = '\u0130'; // LATIN CAPITAL LETTER I WITH DOT ABOVE: lower-cases to two UTF-16 units
+      const email = `${I.repeat(32)}@${I.repeat(60)}.${I.repeat(60)}.com`; // 158 characters, 310 lower-cased
+      const res = await register({ email }).expect(400);
+      expect(res.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        errors: [{ field: 'email', message: expect.stringContaining('254') }],
+      });
+      expect(await t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toHaveLength(0);
+    });
   });
 
   describe('signing in', () => {

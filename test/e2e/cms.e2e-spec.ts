@@ -131,6 +131,13 @@ describe('website forms that become members (issue 14)', () => {
       expect(await t.db.query(`SELECT 1 FROM users WHERE email_normalized = $1`, [long])).toHaveLength(0);
     });
 
+    it('takes an address that grows past what an account holds when lower-cased as none (422), not a 500', async () => {
+      const I = '\u0130'; // LATIN CAPITAL LETTER I WITH DOT ABOVE: lower-cases to two UTF-16 units
+      const email = `${I.repeat(32)}@${I.repeat(60)}.${I.repeat(60)}.com`; // 158 characters, 310 lower-cased
+      expect((await replay(submission(email)).expect(422)).body.code).toBe('SUBMISSION_WITHOUT_EMAIL');
+      expect(await t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toHaveLength(0);
+    });
+
     it('makes one member of two submissions for the same new address replayed at once', async () => {
       for (let round = 0; round < 5; round++) {
         const email = `together-${round}-${n}@example.com`;

@@ -24,6 +24,7 @@ import {
   isURL,
 } from 'class-validator';
 import { EMAIL_MAX_LENGTH } from '#app/common/column-limits.js';
+import { fitsEmailColumns } from './email.rules.js';
 
 /**
  * Composite field decorators: validation and OpenAPI from one declaration, so the document cannot
@@ -83,6 +84,14 @@ export function Email(o: Common = {}): PropertyDecorator {
     IsString(),
     IsEmail({}, { message: 'must be an e-mail address' }),
     MaxLength(EMAIL_MAX_LENGTH),
+    // An address is matched and stored lower-cased too, and that form can be the longer (see fitsEmailColumns).
+    ValidateBy({
+      name: 'emailFitsLowerCased',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || fitsEmailColumns(value),
+        defaultMessage: () => `$property must be at most ${EMAIL_MAX_LENGTH} characters, also in lower case`,
+      },
+    }),
     doc(
       { example: 'jane@example.com', ...o },
       { type: String, format: 'email', maxLength: EMAIL_MAX_LENGTH },

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { EMAIL_MAX_LENGTH } from '#app/common/column-limits.js';
 import { sameBytes } from '#app/common/crypto/constant-time.js';
 import { normalizedEmail } from '#app/common/email-address.js';
+import { fitsEmailColumns } from '#app/common/validation/email.rules.js';
 import { CONTROL_RUN } from '#app/common/validation/fields.js';
 
 /** How far a webhook's timestamp may be from now (DESIGN §7). */
@@ -81,9 +81,11 @@ const text = (value: unknown): string | undefined => {
   return undefined;
 };
 
-/** An address an account can hold (`EMAIL_MAX_LENGTH`, as every e-mail field of the API). */
-const isEmail = (text: string): boolean =>
-  text.length <= EMAIL_MAX_LENGTH && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
+/**
+ * An address an account can hold, as every e-mail field of the API takes it (`fitsEmailColumns`: lower-cased
+ * too, which can make it longer).
+ */
+const isEmail = (text: string): boolean => fitsEmailColumns(text) && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
 
 const truthy = (value: unknown): boolean =>
   value === true || (typeof value === 'string' && /^(true|on|yes|1|checked)$/i.test(value.trim()));
