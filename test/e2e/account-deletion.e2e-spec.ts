@@ -132,6 +132,27 @@ describe('account deletion', () => {
       expect(row).toEqual({ email: user.email, deleted_at: null });
     });
 
+    it('cannot be blocked by someone registering the account’s tombstone address: refused, and the deletion succeeds', async () => {
+      const victim = await makeUser(w.t, w.site);
+      // An account's id is not secret: a referrer sees its referees' (GET /rewards/referrals).
+      const tombstone = `deleted-${victim.user.id}@deleted.invalid`;
+      const taken = await api(w.t.app)
+        .post('/auth/register', {
+          email: tombstone,
+          password: DEFAULT_PASSWORD,
+          site_id: w.site,
+          data_processing_consent: true,
+          age_confirmed: true,
+        })
+        .expect(400);
+      expect(taken.body.errors).toEqual([expect.objectContaining({ field: 'email' })]);
+      await deleteMe(victim).expect(204);
+      const rows = await w.t.db.query<Array<{ id: string }>>(`SELECT id FROM users WHERE email = $1`, [
+        tombstone,
+      ]);
+      expect(rows.map((r) => r.id)).toEqual([victim.user.id]);
+    });
+
     it('asks no password of an account made without one', async () => {
       const guest = await makeUser(w.t, w.site, { password: null, signupSource: 'purchase' });
       await deleteMe(guest, {}).expect(204);

@@ -158,6 +158,17 @@ describe('accounts: register, sign in, sessions', () => {
       });
       expect(await t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toHaveLength(0);
     });
+
+    it('refuses an address in the reserved .invalid domain, where erased accounts’ addresses go (400)', async () => {
+      for (const email of [`deleted-${uid()}@deleted.invalid`, `Someone-${uid()}@Example.INVALID`]) {
+        const res = await register({ email }).expect(400);
+        expect(res.body).toMatchObject({
+          code: 'VALIDATION_FAILED',
+          errors: [{ field: 'email', message: expect.stringContaining('.invalid') }],
+        });
+        expect(await t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toHaveLength(0);
+      }
+    });
   });
 
   describe('signing in', () => {

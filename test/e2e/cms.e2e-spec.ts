@@ -138,6 +138,12 @@ describe('website forms that become members (issue 14)', () => {
       expect(await t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toHaveLength(0);
     });
 
+    it('takes an address in the reserved .invalid domain as none (422): no member is made with it', async () => {
+      const email = `deleted-${n}@deleted.invalid`;
+      expect((await replay(submission(email)).expect(422)).body.code).toBe('SUBMISSION_WITHOUT_EMAIL');
+      expect(await usersWith(email)).toHaveLength(0);
+    });
+
     it('makes one member of two submissions for the same new address replayed at once', async () => {
       for (let round = 0; round < 5; round++) {
         const email = `together-${round}-${n}@example.com`;

@@ -298,6 +298,24 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
     expect(await w.t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toHaveLength(0);
   });
 
+  it('refuses a guest address in the reserved .invalid domain (400, no account)', async () => {
+    const raffle = await raffleOn(w);
+    const email = `deleted-${uid()}@deleted.invalid`;
+    const res = await createOrder(undefined, {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      customer_email: email,
+      user_exists: false,
+      quantity: 1,
+      amount: 2.5,
+      currency: 'GBP',
+      description: '1 ticket',
+    }).expect(400);
+    expect(res.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });
+    expect(res.body.message).toContain('customer_email');
+    expect(await w.t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toHaveLength(0);
+  });
+
   it('refuses a body user_id that disagrees with the token (422 USER_MISMATCH) and a wrong currency', async () => {
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);

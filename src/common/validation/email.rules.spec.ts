@@ -1,5 +1,5 @@
 import { normalizedEmail } from '../email-address.js';
-import { fitsEmailColumns } from './email.rules.js';
+import { emailProblem, fitsEmailColumns, isReservedEmailDomain } from './email.rules.js';
 
 const I = '\u0130'; // LATIN CAPITAL LETTER I WITH DOT ABOVE: lower-cases to two UTF-16 units
 
@@ -16,5 +16,28 @@ describe('an address that fits the account’s columns', () => {
     expect(normalizedEmail(email)).toHaveLength(310);
     expect(fitsEmailColumns(email)).toBe(false);
     expect(fitsEmailColumns(`${I.repeat(10)}@example.com`)).toBe(true);
+  });
+});
+
+describe('the reserved .invalid domain (RFC 2606), where erased accounts’ addresses go', () => {
+  it('holds any address under it, in any case, with or without a final dot', () => {
+    expect(isReservedEmailDomain('deleted-0b6f@deleted.invalid')).toBe(true);
+    expect(isReservedEmailDomain('Someone@Deleted.INVALID')).toBe(true);
+    expect(isReservedEmailDomain('someone@invalid')).toBe(true);
+    expect(isReservedEmailDomain('someone@example.invalid.')).toBe(true);
+  });
+
+  it('holds nothing else, however close', () => {
+    expect(isReservedEmailDomain('someone@invalid.com')).toBe(false);
+    expect(isReservedEmailDomain('someone@notinvalid')).toBe(false);
+    expect(isReservedEmailDomain('someone.invalid@example.com')).toBe(false);
+  });
+});
+
+describe('why an address cannot be taken', () => {
+  it('names the reason, or nothing for a good address', () => {
+    expect(emailProblem('jane@example.com')).toBeUndefined();
+    expect(emailProblem(`${I.repeat(150)}@example.com`)).toContain('254');
+    expect(emailProblem('jane@deleted.invalid')).toContain('.invalid');
   });
 });

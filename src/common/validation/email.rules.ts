@@ -10,3 +10,24 @@ import { normalizedEmail } from '#app/common/email-address.js';
 export function fitsEmailColumns(email: string): boolean {
   return email.length <= EMAIL_MAX_LENGTH && normalizedEmail(email).length <= EMAIL_MAX_LENGTH;
 }
+
+/**
+ * Whether the address is in the `.invalid` top-level domain, which RFC 2606 reserves: no mailbox can be there.
+ * An erased account's address is moved there (`tombstoneEmail`) so that the unique index still holds; an account
+ * made with such an address could take an erased account's tombstone and block its erasure (a 500).
+ */
+export function isReservedEmailDomain(email: string): boolean {
+  const domain = normalizedEmail(email.slice(email.lastIndexOf('@') + 1)).replace(/\.$/, '');
+  return domain === 'invalid' || domain.endsWith('.invalid');
+}
+
+/**
+ * Why an address cannot be taken, or undefined: the rule every e-mail that comes in is held to (`Email()`, the
+ * website form's reader, and account creation for anything else).
+ */
+export function emailProblem(email: string): string | undefined {
+  if (!fitsEmailColumns(email)) return `must be at most ${EMAIL_MAX_LENGTH} characters, also in lower case`;
+  if (isReservedEmailDomain(email))
+    return 'must not be in the reserved .invalid domain (RFC 2606), where no mailbox can be';
+  return undefined;
+}

@@ -21,10 +21,11 @@ import {
   ValidateBy,
   ValidateIf,
   ValidateNested,
+  type ValidationArguments,
   isURL,
 } from 'class-validator';
 import { EMAIL_MAX_LENGTH } from '#app/common/column-limits.js';
-import { fitsEmailColumns } from './email.rules.js';
+import { emailProblem } from './email.rules.js';
 
 /**
  * Composite field decorators: validation and OpenAPI from one declaration, so the document cannot
@@ -84,12 +85,14 @@ export function Email(o: Common = {}): PropertyDecorator {
     IsString(),
     IsEmail({}, { message: 'must be an e-mail address' }),
     MaxLength(EMAIL_MAX_LENGTH),
-    // An address is matched and stored lower-cased too, and that form can be the longer (see fitsEmailColumns).
+    // Lower-cased, an address can outgrow its column; in `.invalid` it could take an erased account's
+    // tombstone (see emailProblem).
     ValidateBy({
-      name: 'emailFitsLowerCased',
+      name: 'emailProblem',
       validator: {
-        validate: (value: unknown) => typeof value !== 'string' || fitsEmailColumns(value),
-        defaultMessage: () => `$property must be at most ${EMAIL_MAX_LENGTH} characters, also in lower case`,
+        validate: (value: unknown) => typeof value !== 'string' || !emailProblem(value),
+        defaultMessage: (args?: ValidationArguments) =>
+          `$property ${typeof args?.value === 'string' ? (emailProblem(args.value) ?? '') : ''}`,
       },
     }),
     doc(

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { sameBytes } from '#app/common/crypto/constant-time.js';
 import { normalizedEmail } from '#app/common/email-address.js';
-import { fitsEmailColumns } from '#app/common/validation/email.rules.js';
+import { emailProblem } from '#app/common/validation/email.rules.js';
 import { CONTROL_RUN } from '#app/common/validation/fields.js';
 
 /** How far a webhook's timestamp may be from now (DESIGN §7). */
@@ -82,10 +82,10 @@ const text = (value: unknown): string | undefined => {
 };
 
 /**
- * An address an account can hold, as every e-mail field of the API takes it (`fitsEmailColumns`: lower-cased
- * too, which can make it longer).
+ * An address an account can hold, as every e-mail field of the API takes it (`emailProblem`: it fits once
+ * lower-cased, and is not in the reserved `.invalid` domain).
  */
-const isEmail = (text: string): boolean => fitsEmailColumns(text) && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
+const isEmail = (text: string): boolean => !emailProblem(text) && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
 
 const truthy = (value: unknown): boolean =>
   value === true || (typeof value === 'string' && /^(true|on|yes|1|checked)$/i.test(value.trim()));

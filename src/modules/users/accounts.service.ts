@@ -2,9 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { QueryFailedError } from 'typeorm';
 import type { AuthUserLookup } from '#app/common/auth/auth-user-lookup.js';
-import { EMAIL_MAX_LENGTH } from '#app/common/column-limits.js';
 import { AppException } from '#app/common/errors/app.exception.js';
-import { fitsEmailColumns } from '#app/common/validation/email.rules.js';
+import { emailProblem } from '#app/common/validation/email.rules.js';
 import type { UserProfile } from './entities/user-profile.entity.js';
 import type { User } from './entities/user.entity.js';
 import { type ErasedUser, type NewUser, UsersRepository } from './users.repository.js';
@@ -79,11 +78,9 @@ export class AccountsService implements AuthUserLookup {
    */
   async create(user: NewUser, manager: EntityManager): Promise<User> {
     // Every way in validates the address first (`Email()`, the form reader); this keeps one that did not from
-    // reaching the columns as a failed insert (a 500).
-    if (!fitsEmailColumns(user.email))
-      throw AppException.validation([
-        { field: 'email', message: `must be at most ${EMAIL_MAX_LENGTH} characters, also in lower case` },
-      ]);
+    // failing the insert (a 500) or taking an erased account's tombstone, which would block its erasure.
+    const problem = emailProblem(user.email);
+    if (problem) throw AppException.validation([{ field: 'email', message: problem }]);
     let made: User;
     try {
       made = await this.users.create(user, manager);
