@@ -136,6 +136,16 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
       await ageClaim(id);
       await runJob(w, 'renewals');
     };
+    /** An admin pauses the membership for `days`. */
+    const pauseFor = (id: string, days: number) =>
+      api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/pause', {
+          subscription_id: id,
+          paused_until: new Date(Date.now() + days * 86_400_000).toISOString(),
+          reason: 'Holiday',
+        })
+        .expect(200);
     const renewalCharge = async (id: string) => {
       const [row] = await w.t.db.query<
         Array<{ status: string; amount_cents: number; refunded_cents: number }>
@@ -174,14 +184,7 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
       const { id } = await activeMember(w, tier.id);
       const registration = await registrationOf(w, id);
       await renewalInFlight(id);
-      await api(w.t.app)
-        .as(w.admin.token)
-        .post('/admin/subscriptions/pause', {
-          subscription_id: id,
-          paused_until: new Date(Date.now() + 10 * 86_400_000).toISOString(),
-          reason: 'Holiday',
-        })
-        .expect(200);
+      await pauseFor(id, 10);
       await laterRun(id);
       await w.t.drain();
       expect(await renewalCharge(id)).toEqual({
@@ -237,14 +240,7 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
       const card = await registrationOf(w, id);
       w.fakes.gatewayOne.declinedRegistrations.add(card);
       await renewalInFlight(id); // declined
-      await api(w.t.app)
-        .as(w.admin.token)
-        .post('/admin/subscriptions/pause', {
-          subscription_id: id,
-          paused_until: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-          reason: 'Holiday',
-        })
-        .expect(200);
+      await pauseFor(id, 30);
       await laterRun(id); // looks the lost charge up: declined
       await w.t.drain();
       w.fakes.gatewayOne.declinedRegistrations.delete(card);
