@@ -685,6 +685,42 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(mailsTo(trialist.email, /membership is cancelled/)[0]?.text).not.toMatch(/is being refunded/);
     });
 
+    it('prices the credits spent by what the period’s payment bought, not by an upgrade’s credits', async () => {
+      const raffle = await raffleOn(w, { total_entries_available: 1000 });
+      const spend = (token: string, quantity: number) =>
+        api(w.t.app)
+          .as(token)
+          .post(`/raffles/${raffle.id}/entries`, { method: 'credits', quantity })
+          .expect(201);
+      const upgrade = (id: string, to: string) =>
+        api(w.t.app)
+          .as(w.admin.token)
+          .post('/admin/subscriptions/upgrade', { subscription_id: id, new_tier: to, reason: 'Upsell' })
+          .expect(200);
+      const cancelled = async (member: { token: string }, id: string) => {
+        const res = await api(w.t.app)
+          .as(member.token)
+          .post(`/subscriptions/${id}/cancel`, { reason: 'Changed my mind' })
+          .expect(200);
+        return (res.body.metadata.history as Array<Record<string, unknown>>).at(-1)?.refund_cents ?? 0;
+      };
+      // £10.00 bought 10 credits; 4 spent, then upgraded to a dearer tier of 4 credits: 6 paid credits unspent.
+      const fewer = await tierOn(w, { amount_cents: 2000, entry_credits_per_period: 4 });
+      const a = await activeMember(w, tier.id);
+      await spend(a.member.token, 4);
+      await upgrade(a.id, fewer.name);
+      expect(await cancelled(a.member, a.id)).toBe(600);
+      // Upgraded first (20 credits granted), then 10 spent: every paid credit is used, nothing is due back.
+      const more = await tierOn(w, { amount_cents: 3000, entry_credits_per_period: 30 });
+      const b = await activeMember(w, tier.id);
+      await upgrade(b.id, more.name);
+      await spend(b.member.token, 10);
+      expect(await cancelled(b.member, b.id)).toBe(0);
+      await w.t.drain();
+      expect(w.fakes.gatewayOne.payments.get(a.checkoutId)?.refunds.map((r) => r.amount)).toEqual(['6.00']);
+      expect(w.fakes.gatewayOne.payments.get(b.checkoutId)?.refunds).toEqual([]);
+    });
+
     it('after the window: runs to the period’s end, then ends without a charge', async () => {
       const { member, id } = await activeMember(w, tier.id);
       await w.t.db.query(

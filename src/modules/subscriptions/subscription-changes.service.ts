@@ -16,7 +16,13 @@ import {
   type SubscriptionRow,
   SubscriptionsRepository,
 } from './subscriptions.repository.js';
-import { cancelRefusal, coolingOffRefund, inCoolingOff, upgradeRefusal } from './subscriptions.rules.js';
+import {
+  cancelRefusal,
+  coolingOffRefund,
+  creditsPaidFor,
+  inCoolingOff,
+  upgradeRefusal,
+} from './subscriptions.rules.js';
 import { TiersService } from './tiers.service.js';
 
 /**
@@ -97,11 +103,11 @@ export class SubscriptionChangesService {
       inCoolingOff(s.cooling_off_expiry, now) && s.status !== 'incomplete' && s.current_payment_id;
     const endsNow = immediate || coolingOff || s.status === 'incomplete' || s.status === 'paused';
     // What the period's payment took, not the tier's price now (an upgrade raises that for the next period;
-    // a trial's payment was a card check of 0).
+    // a trial's payment was a card check of 0), priced by the credits it bought, not an upgrade's.
     const refund = coolingOff
       ? coolingOffRefund({
           amountCents: await this.orders.keptOf(coolingOff),
-          creditsPerPeriod: s.entry_credits_per_period,
+          creditsPerPeriod: creditsPaidFor(s),
           creditsUsed: s.credits_used_this_period,
         })
       : null;

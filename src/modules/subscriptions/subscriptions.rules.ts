@@ -169,6 +169,29 @@ export function coolingOffRefund(input: {
   return { refundCents, spentValueCents, arithmetic };
 }
 
+/**
+ * The entry credits the period's payment bought, which a cooling-off refund prices its credits by: the
+ * membership's credits per period as the period began. An upgrade changes them within the period without a
+ * payment (credits granted, or a dearer tier with fewer), and its history event keeps the credits it changed
+ * from, so the first upgrade since the period began names what was paid for.
+ */
+export function creditsPaidFor(s: {
+  current_period_start: Date | null;
+  entry_credits_per_period: number;
+  metadata: Record<string, unknown>;
+}): number {
+  const since = s.current_period_start?.getTime() ?? Number.NEGATIVE_INFINITY;
+  const history = Array.isArray(s.metadata.history)
+    ? (s.metadata.history as Array<{ event?: unknown; at?: unknown; from?: unknown }>)
+    : [];
+  for (const e of history) {
+    if (e.event !== 'upgraded' || typeof e.at !== 'string' || Date.parse(e.at) < since) continue;
+    const credits = (e.from as { credits?: unknown } | undefined)?.credits;
+    if (typeof credits === 'number') return credits;
+  }
+  return s.entry_credits_per_period;
+}
+
 export function inCoolingOff(coolingOffExpiry: Date | null, now: Date): boolean {
   return coolingOffExpiry !== null && now < coolingOffExpiry;
 }
