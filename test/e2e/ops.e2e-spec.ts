@@ -61,6 +61,40 @@ describe('operations: health, metrics, rate limits', () => {
       .expect(201);
   });
 
+  it('applies the limits a site sets for itself (additional_settings.rate_limits), the defaults elsewhere', async () => {
+    const strict = await makeSite(t);
+    const admin = await makeUser(t, strict, { role: 'admin' });
+    await api(t.app)
+      .as(admin.token)
+      .put(`/admin/site-configs/${strict}`, {
+        additional_settings: { rate_limits: { 'register-ip': 2, 'login-email': 3 } },
+      })
+      .expect(200);
+    const register = (ip: string, siteId: string) =>
+      api(t.app)
+        .from(ip)
+        .post('/auth/register', {
+          email: `rl-${uid()}@example.com`,
+          password: 'rate-Limit-pass-88',
+          site_id: siteId,
+          data_processing_consent: true,
+          age_confirmed: true,
+        });
+    const registered: number[] = [];
+    for (let i = 0; i < 3; i++) registered.push((await register('203.0.113.20', strict)).status);
+    expect(registered).toEqual([201, 201, 429]);
+    const email = `target-${uid()}@example.com`;
+    const logins: number[] = [];
+    for (let i = 0; i < 4; i++)
+      logins.push(
+        (await api(t.app).post('/auth/login', { email, password: 'guess-number-x1', site_id: strict }))
+          .status,
+      );
+    expect(logins).toEqual([401, 401, 401, 429]);
+    // The default site keeps DESIGN §9's five a minute.
+    for (let i = 0; i < 5; i++) expect((await register('203.0.113.21', site)).status).toBe(201);
+  });
+
   it('limits logins to 10 a minute per e-mail, whatever the address', async () => {
     const email = `target-${uid()}@example.com`;
     const statuses: number[] = [];

@@ -2307,7 +2307,7 @@ export interface components {
     };
     CreateSiteConfigDto: {
       /**
-       * @description Free-form per-site settings: 8 levels deep and 64 KB at most.
+       * @description Free-form per-site settings: 8 levels deep and 64 KB at most. `rate_limits` sets this site’s own rate limits, each a whole number of requests (1 to 10000) per the rule’s window, by rule name: `login-ip`, `login-email`, `register-ip`, `password-reset-email`, `password-reset-ip`, `magic-link-email`, `magic-link-ip`, `password-set-confirm-ip`, `spin-ip`, `order-create-ip` (DESIGN §9’s defaults otherwise).
        * @example {
        *       "age_check": "declaration"
        *     }
@@ -4496,7 +4496,7 @@ export interface components {
     };
     UpdateSiteConfigDto: {
       /**
-       * @description Free-form per-site settings: 8 levels deep and 64 KB at most.
+       * @description Free-form per-site settings: 8 levels deep and 64 KB at most. `rate_limits` sets this site’s own rate limits, each a whole number of requests (1 to 10000) per the rule’s window, by rule name: `login-ip`, `login-email`, `register-ip`, `password-reset-email`, `password-reset-ip`, `magic-link-email`, `magic-link-ip`, `password-set-confirm-ip`, `spin-ip`, `order-create-ip` (DESIGN §9’s defaults otherwise).
        * @example {
        *       "age_check": "declaration"
        *     }

@@ -4,6 +4,7 @@ import { type ThrottlerStorage, ThrottlerStorageService } from '@nestjs/throttle
 import { AppException } from '#app/common/errors/app.exception.js';
 import { RateLimit } from './rate-limit.decorator.js';
 import { RateLimitGuard } from './rate-limit.guard.js';
+import type { RateLimitSettings } from './rate-limit-settings.js';
 import { RATE_LIMITS } from './rate-limit.rules.js';
 
 class Routes {
@@ -101,5 +102,45 @@ describe('RateLimitGuard', () => {
     await expect(lenient.canActivate(contextFor('tiny', { ip: '1.1.1.1' }))).resolves.toBe(true);
     expect(warn).toHaveBeenCalledTimes(1);
     warn.mockRestore();
+  });
+
+  describe('at the limits a site sets itself', () => {
+    const settings: Record<string, Record<string, unknown> | null> = {
+      strict: { rate_limits: { 'login-ip': 2 } },
+      roomy: { rate_limits: { 'login-ip': 12 } },
+    };
+    const sites: RateLimitSettings = { settingsOf: (id) => Promise.resolve(settings[id] ?? null) };
+    const login = (ip: string, site: string, n: number) =>
+      contextFor('login', { ip, body: { email: `u${n}@x.y`, site_id: site } });
+
+    it('refuses past a lower limit and lets through up to a higher one; an unknown site has the default', async () => {
+      const sited = new RateLimitGuard(new Reflector(), storage, sites);
+      for (let n = 0; n < 2; n++)
+        await expect(sited.canActivate(login('5.5.5.1', 'strict', n))).resolves.toBe(true);
+      expect((await rejection(sited.canActivate(login('5.5.5.1', 'strict', 2)))).status).toBe(429);
+      for (let n = 0; n < 12; n++)
+        await expect(sited.canActivate(login('5.5.5.2', 'roomy', n))).resolves.toBe(true);
+      expect((await rejection(sited.canActivate(login('5.5.5.2', 'roomy', 12)))).status).toBe(429);
+      for (let n = 0; n < 10; n++)
+        await expect(sited.canActivate(login('5.5.5.3', 'nowhere', n))).resolves.toBe(true);
+      expect((await rejection(sited.canActivate(login('5.5.5.3', 'nowhere', 10)))).status).toBe(429);
+    });
+
+    it('keeps one count per IP whatever site it names: a new site id is no new budget', async () => {
+      const sited = new RateLimitGuard(new Reflector(), storage, sites);
+      for (let n = 0; n < 10; n++)
+        await expect(sited.canActivate(login('5.5.5.4', `junk-${n}`, n))).resolves.toBe(true);
+      expect((await rejection(sited.canActivate(login('5.5.5.4', 'junk-x', 10)))).status).toBe(429);
+    });
+
+    it('falls back to the defaults when the settings cannot be read', async () => {
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const down: RateLimitSettings = { settingsOf: () => Promise.reject(new Error('database away')) };
+      const sited = new RateLimitGuard(new Reflector(), storage, down);
+      for (let n = 0; n < 10; n++)
+        await expect(sited.canActivate(login('5.5.5.5', 'strict', n))).resolves.toBe(true);
+      expect((await rejection(sited.canActivate(login('5.5.5.5', 'strict', 10)))).status).toBe(429);
+      warn.mockRestore();
+    });
   });
 });

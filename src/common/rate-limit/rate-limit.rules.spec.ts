@@ -1,11 +1,14 @@
-import { RATE_LIMITS, rateLimitKey, type RateRule } from './rate-limit.rules.js';
+import { RATE_LIMITS, rateLimitKey, type RateRule, SITE_LIMIT_MAX, siteLimit } from './rate-limit.rules.js';
 
 const byIp: RateRule = { name: 'login-ip', limit: 10, ttlSeconds: 60, by: 'ip' };
 const byEmail: RateRule = { name: 'login-email', limit: 10, ttlSeconds: 60, by: 'email' };
 
 describe('rateLimitKey', () => {
-  it('keys IP rules on the client address', () => {
+  it('keys IP rules on the client address alone, whatever site is named', () => {
     expect(rateLimitKey(byIp, { ip: '203.0.113.7', body: { email: 'a@b.c' } })).toBe(
+      'login-ip:ip:203.0.113.7',
+    );
+    expect(rateLimitKey(byIp, { ip: '203.0.113.7', body: { site_id: 'site-a' } })).toBe(
       'login-ip:ip:203.0.113.7',
     );
     expect(rateLimitKey(byIp, { ip: undefined, body: undefined })).toBe('login-ip:ip:unknown');
@@ -61,5 +64,21 @@ describe('RATE_LIMITS', () => {
   it('names every counter uniquely', () => {
     const names = Object.values(RATE_LIMITS).flatMap((rules) => rules.map((r) => r.name));
     expect(new Set(names).size).toBe(names.length);
+  });
+});
+
+describe('siteLimit (DESIGN §9: defaults, per site configurable)', () => {
+  it('takes the site’s whole number for the rule, by the rule’s name', () => {
+    expect(siteLimit(byIp, { rate_limits: { 'login-ip': 25 } })).toBe(25);
+    expect(siteLimit(byIp, { rate_limits: { 'login-ip': 1 } })).toBe(1);
+    expect(siteLimit(byIp, { rate_limits: { 'login-ip': SITE_LIMIT_MAX } })).toBe(SITE_LIMIT_MAX);
+    expect(siteLimit(byEmail, { rate_limits: { 'login-ip': 25 } })).toBe(10);
+  });
+
+  it('keeps the default for no settings, no override, or one that is not a whole number in range', () => {
+    for (const settings of [null, undefined, {}, { rate_limits: null }, { rate_limits: [5] }])
+      expect(siteLimit(byIp, settings as Record<string, unknown> | null)).toBe(10);
+    for (const bad of [0, -3, 2.5, '25', SITE_LIMIT_MAX + 1, null, true])
+      expect(siteLimit(byIp, { rate_limits: { 'login-ip': bad } })).toBe(10);
   });
 });

@@ -43,12 +43,45 @@ export interface RateSubject {
   body: unknown;
 }
 
+/** Every rule's name: what a site's `additional_settings.rate_limits` may set. */
+export const RATE_LIMIT_RULE_NAMES: readonly string[] = Object.values(RATE_LIMITS).flatMap((rules) =>
+  rules.map((r) => r.name),
+);
+
+/** The site a limited request names (its body's `site_id`), or '' when it names none. */
+export function rateLimitSite(body: unknown): string {
+  const site =
+    typeof body === 'object' && body !== null ? (body as Record<string, unknown>).site_id : undefined;
+  return typeof site === 'string' ? site.slice(0, MAX_SITE) : '';
+}
+
+/** The most a site may set a rule to (requests per the rule's window). */
+export const SITE_LIMIT_MAX = 10_000;
+
+/**
+ * A rule's limit on a site: `additional_settings.rate_limits["<rule name>"]` when it is a whole number from 1
+ * to `SITE_LIMIT_MAX` (requests per the rule's own window, which a site does not change), else DESIGN §9's
+ * default. Read leniently, as the other settings are: a value that is not such a number is no override.
+ */
+export function siteLimit(rule: RateRule, settings: Record<string, unknown> | null | undefined): number {
+  const overrides = settings?.rate_limits;
+  if (typeof overrides !== 'object' || overrides === null) return rule.limit;
+  const limit = (overrides as Record<string, unknown>)[rule.name];
+  return Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= SITE_LIMIT_MAX
+    ? (limit as number)
+    : rule.limit;
+}
+
 /**
  * The storage key of a rule's counter for one request, or undefined when the rule does not apply
- * (an e-mail rule on a body without a usable e-mail). Keys are never logged.
+ * (an e-mail rule on a body without a usable e-mail). Keys are never logged. An IP's counter is one for
+ * every site, held to the limit of the site each request names: per site, a client could name a new site id
+ * with each request (any text will do) and start a new count each time, so what an IP may spend (argon2
+ * hashes at login) would have no bound.
  */
 export function rateLimitKey(rule: RateRule, subject: RateSubject): string | undefined {
   if (rule.by === 'ip') return `${rule.name}:ip:${subject.ip || 'unknown'}`;
+  const site = rateLimitSite(subject.body);
   const body =
     typeof subject.body === 'object' && subject.body !== null
       ? (subject.body as Record<string, unknown>)
@@ -56,6 +89,5 @@ export function rateLimitKey(rule: RateRule, subject: RateSubject): string | und
   const email = typeof body.email === 'string' ? normalizedEmail(body.email) : '';
   if (!email || email.length > MAX_EMAIL) return undefined;
   // The same address on two sites is two accounts (DESIGN §3), hence two counters.
-  const site = typeof body.site_id === 'string' ? body.site_id.slice(0, MAX_SITE) : '';
   return `${rule.name}:email:${site}:${email}`;
 }

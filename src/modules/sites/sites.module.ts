@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { HostPolicy } from '#app/common/net/host-policy.js';
+import { RateLimitSettings } from '#app/common/rate-limit/rate-limit-settings.js';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CryptoModule } from '#app/infra/crypto/crypto.module.js';
 import { UsersModule } from '#app/modules/users/users.module.js';
@@ -12,7 +13,14 @@ import { SitesService } from './sites.service.js';
 @Module({
   imports: [TypeOrmModule.forFeature([SiteConfig]), CryptoModule, UsersModule],
   controllers: [SiteConfigsController],
-  providers: [SitesRepository, SitesService, SiteConfigsService, HostPolicy],
-  exports: [SitesService],
+  providers: [
+    SitesRepository,
+    SitesService,
+    SiteConfigsService,
+    HostPolicy,
+    // The rate limits a site sets itself (DESIGN §9), read from the same cached copy as its other settings.
+    { provide: RateLimitSettings, useExisting: SitesService },
+  ],
+  exports: [SitesService, RateLimitSettings],
 })
 export class SitesModule {}

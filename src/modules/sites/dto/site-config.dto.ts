@@ -1,6 +1,7 @@
 import { IntersectionType } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
+import { RATE_LIMIT_RULE_NAMES, SITE_LIMIT_MAX } from '#app/common/rate-limit/rate-limit.rules.js';
 import { Email, Int, Line, OneLine, Str } from '#app/common/validation/fields.js';
 import { EMAIL_PROVIDERS, SITE_ID_PATTERN } from '../sites.rules.js';
 import { BoundedSettings, Domain, HttpUrl, OneOf, PresentObj, PresentStr } from './site-fields.js';
@@ -43,7 +44,10 @@ export class SiteSettingsDto {
   @BoundedSettings()
   @PresentObj({
     example: { age_check: 'declaration' },
-    description: 'Free-form per-site settings: 8 levels deep and 64 KB at most.',
+    description:
+      'Free-form per-site settings: 8 levels deep and 64 KB at most. `rate_limits` sets this site’s own rate ' +
+      `limits, each a whole number of requests (1 to ${SITE_LIMIT_MAX}) per the rule’s window, by rule name: ` +
+      `${RATE_LIMIT_RULE_NAMES.map((n) => `\`${n}\``).join(', ')} (DESIGN §9’s defaults otherwise).`,
   })
   additional_settings?: Record<string, unknown>;
 
