@@ -133,6 +133,13 @@ describe('RateLimitGuard', () => {
       expect((await rejection(sited.canActivate(login('5.5.5.4', 'junk-x', 10)))).status).toBe(429);
     });
 
+    it('blocks an IP past a site’s lower limit on that site only', async () => {
+      const sited = new RateLimitGuard(new Reflector(), storage, sites);
+      for (let n = 0; n < 2; n++) await sited.canActivate(login('5.5.5.6', 'strict', n));
+      expect((await rejection(sited.canActivate(login('5.5.5.6', 'strict', 2)))).status).toBe(429);
+      await expect(sited.canActivate(login('5.5.5.6', 'nowhere', 3))).resolves.toBe(true);
+    });
+
     it('falls back to the defaults when the settings cannot be read', async () => {
       const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
       const down: RateLimitSettings = { settingsOf: () => Promise.reject(new Error('database away')) };

@@ -42,9 +42,10 @@ export class RateLimitGuard implements CanActivate {
     let retryAfter = 0;
     // Every rule counts the attempt, even once one is exceeded, so that no counter can be dodged.
     for (const rule of rules) {
-      const key = rateLimitKey(rule, { ip: req.ip, body: req.body as unknown });
+      const limit = siteLimit(rule, settings);
+      const key = rateLimitKey(rule, { ip: req.ip, body: req.body as unknown }, limit);
       if (!key) continue;
-      const blockedFor = await this.hit(key, rule, siteLimit(rule, settings));
+      const blockedFor = await this.hit(key, rule, limit);
       retryAfter = Math.max(retryAfter, blockedFor);
     }
     if (retryAfter > 0) {

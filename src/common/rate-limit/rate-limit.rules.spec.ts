@@ -14,6 +14,17 @@ describe('rateLimitKey', () => {
     expect(rateLimitKey(byIp, { ip: undefined, body: undefined })).toBe('login-ip:ip:unknown');
   });
 
+  it('counts a limit a site sets apart from the default, under the same key for every site at that limit', () => {
+    const at = (limit: number, site: string) =>
+      rateLimitKey(byIp, { ip: '203.0.113.7', body: { site_id: site } }, limit);
+    expect(at(10, 'a')).toBe('login-ip:ip:203.0.113.7');
+    expect(at(25, 'a')).toBe('login-ip@25:ip:203.0.113.7');
+    expect(at(25, 'b')).toBe(at(25, 'a'));
+    expect(rateLimitKey(byEmail, { ip: undefined, body: { email: 'x@y.z', site_id: 'a' } }, 3)).toBe(
+      'login-email@3:email:a:x@y.z',
+    );
+  });
+
   it('keys e-mail rules on the site and the lowercased, trimmed address', () => {
     expect(
       rateLimitKey(byEmail, { ip: '1.1.1.1', body: { email: ' Jane@Example.COM ', site_id: 'site-a' } }),

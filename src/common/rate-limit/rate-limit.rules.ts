@@ -73,14 +73,17 @@ export function siteLimit(rule: RateRule, settings: Record<string, unknown> | nu
 }
 
 /**
- * The storage key of a rule's counter for one request, or undefined when the rule does not apply
- * (an e-mail rule on a body without a usable e-mail). Keys are never logged. An IP's counter is one for
- * every site, held to the limit of the site each request names: per site, a client could name a new site id
- * with each request (any text will do) and start a new count each time, so what an IP may spend (argon2
- * hashes at login) would have no bound.
+ * The storage key of a rule's counter for one request at `limit` (the site's, `siteLimit`), or undefined
+ * when the rule does not apply (an e-mail rule on a body without a usable e-mail). Keys are never logged.
+ * An IP's counter is one for every site at the same limit: per site, a client could name a new site id with
+ * each request (any text will do) and start a new count each time, so what an IP may spend (argon2 hashes
+ * at login) would have no bound; the limits sites set are few, so the counts are. A limit a site sets counts
+ * apart from the default's: one count held to two limits would block the IP everywhere once it passed the
+ * lower one (the storage blocks a key, not a limit).
  */
-export function rateLimitKey(rule: RateRule, subject: RateSubject): string | undefined {
-  if (rule.by === 'ip') return `${rule.name}:ip:${subject.ip || 'unknown'}`;
+export function rateLimitKey(rule: RateRule, subject: RateSubject, limit = rule.limit): string | undefined {
+  const name = limit === rule.limit ? rule.name : `${rule.name}@${limit}`;
+  if (rule.by === 'ip') return `${name}:ip:${subject.ip || 'unknown'}`;
   const site = rateLimitSite(subject.body);
   const body =
     typeof subject.body === 'object' && subject.body !== null
@@ -89,5 +92,5 @@ export function rateLimitKey(rule: RateRule, subject: RateSubject): string | und
   const email = typeof body.email === 'string' ? normalizedEmail(body.email) : '';
   if (!email || email.length > MAX_EMAIL) return undefined;
   // The same address on two sites is two accounts (DESIGN §3), hence two counters.
-  return `${rule.name}:email:${site}:${email}`;
+  return `${name}:email:${site}:${email}`;
 }
