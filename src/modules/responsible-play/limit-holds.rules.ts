@@ -29,7 +29,10 @@ export function holdKey(secretsKey: Buffer): Buffer {
   return Buffer.from(hkdfSync('sha256', secretsKey, Buffer.alloc(0), 'limit-hold-v1', 32));
 }
 
-/** The address as a hold keeps it: HMAC-SHA256 (hex) of the site and the lower-cased address. */
+/**
+ * The address as a hold keeps it: HMAC-SHA256 (hex) of the site and the address as it is compared
+ * (`normalizedEmail`).
+ */
 export function addressHash(key: Buffer, siteId: string, email: string): string {
   return createHmac('sha256', key)
     .update(`${siteId}\n${normalizedEmail(email)}`)

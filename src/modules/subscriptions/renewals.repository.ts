@@ -203,6 +203,9 @@ export class RenewalsRepository {
     }>,
   ): Promise<string[]> {
     if (!failures.length) return [];
+    const ids = failures.map((f) => f.subscriptionId);
+    const payments = failures.map((f) => f.paymentId);
+    const reasons = failures.map((f) => f.reason);
     const [rows] = await this.tx.manager.query<[Array<{ id: string }>, number]>(
       `WITH v AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::timestamptz[], $5::varchar[])
                    AS v(id, payment_id, retry_at, first_failure, reason))
@@ -218,14 +221,9 @@ export class RenewalsRepository {
          FROM v
         WHERE s.id = v.id AND s.pending_payment_id = v.payment_id AND s.status IN (${RENEWING})
        RETURNING s.id`,
-      [
-        failures.map((f) => f.subscriptionId),
-        failures.map((f) => f.paymentId),
-        failures.map((f) => f.retryAt),
-        failures.map((f) => f.firstFailure),
-        failures.map((f) => f.reason),
-      ],
+      [ids, payments, failures.map((f) => f.retryAt), failures.map((f) => f.firstFailure), reasons],
     );
+    // Cancelled or paused meanwhile: only no longer waiting on the charge.
     await this.tx.manager.query(
       `WITH v AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[]) AS v(id, payment_id, reason))
        UPDATE subscriptions s
@@ -234,11 +232,7 @@ export class RenewalsRepository {
               updated_at = now()
          FROM v
         WHERE s.id = v.id AND s.pending_payment_id = v.payment_id AND s.status NOT IN (${RENEWING})`,
-      [
-        failures.map((f) => f.subscriptionId),
-        failures.map((f) => f.paymentId),
-        failures.map((f) => f.reason),
-      ],
+      [ids, payments, reasons],
     );
     return rows.map((r) => r.id);
   }

@@ -16,13 +16,8 @@ import {
   type SubscriptionRow,
   SubscriptionsRepository,
 } from './subscriptions.repository.js';
-import {
-  cancelRefusal,
-  coolingOffRefund,
-  creditsPaidFor,
-  inCoolingOff,
-  upgradeRefusal,
-} from './subscriptions.rules.js';
+import { coolingOffRefund, creditsPaidFor, inCoolingOff } from './cooling-off.rules.js';
+import { cancelRefusal, upgradeRefusal } from './subscriptions.rules.js';
 import { TiersService } from './tiers.service.js';
 
 /**
