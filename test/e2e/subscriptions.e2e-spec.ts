@@ -581,7 +581,7 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       }
       let s = (await getSubscription(w, member.token, id).expect(200)).body;
       expect(Date.parse(s.next_billing_date)).toBeLessThan(Date.now());
-      await w.t.db.query(`UPDATE subscriptions SET updated_at = now() - interval '2 minutes' WHERE id = $1`, [
+      await w.t.db.query(`UPDATE subscriptions SET pending_payment_claimed_at = now() - interval '2 minutes' WHERE id = $1`, [
         id,
       ]);
       await runJob(w, 'renewals');
@@ -590,6 +590,40 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(
         w.fakes.gatewayOne.registrationCharges().filter((c) => c.registrationId === registration),
       ).toHaveLength(1);
+    });
+
+    it('gives up a charge the gateway never received an hour after its claim, however recently credits were spent', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      const registration = await registrationOf(w, id);
+      await makeDue(w, id);
+      w.fakes.gatewayOne.goDown('reset'); // the charge's connection dropped: nothing known of its fate
+      try {
+        await runJob(w, 'renewals');
+      } finally {
+        w.fakes.gatewayOne.comeUp();
+      }
+      // Claimed two hours ago; the member spends a credit now, while the charge is still in flight.
+      await w.t.db.query(
+        `UPDATE subscriptions SET pending_payment_claimed_at = now() - interval '2 hours',
+                                  updated_at = now() - interval '2 hours'
+          WHERE id = $1 AND pending_payment_id IS NOT NULL`,
+        [id],
+      );
+      const raffle = await raffleOn(w, { total_entries_available: 100 });
+      await api(w.t.app)
+        .as(member.token)
+        .post(`/raffles/${raffle.id}/entries`, { method: 'credits', quantity: 1 })
+        .expect(201);
+
+      await runJob(w, 'renewals');
+      const [row] = await w.t.db.query(
+        `SELECT status, pending_payment_id, failed_charges FROM subscriptions WHERE id = $1`,
+        [id],
+      );
+      expect(row).toEqual({ status: 'past_due', pending_payment_id: null, failed_charges: 1 });
+      expect(
+        w.fakes.gatewayOne.registrationCharges().filter((c) => c.registrationId === registration),
+      ).toHaveLength(0);
     });
 
     it('reminds the member before each renewal, once, saying what will be charged and how to cancel', async () => {
@@ -969,7 +1003,7 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
     /** Memberships of the tier whose charge's answer was lost, aged past the look-up's minute. */
     const ageLost = (tierId: string) =>
       w.t.db.query(
-        `UPDATE subscriptions SET updated_at = now() - interval '2 minutes'
+        `UPDATE subscriptions SET pending_payment_claimed_at = now() - interval '2 minutes'
           WHERE tier_id = $1 AND pending_payment_id IS NOT NULL`,
         [tierId],
       );
@@ -1006,7 +1040,7 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(lookUps.filter((r) => r.method !== 'GET')).toEqual([]);
       // An hour on they never reached it: all of them fail in one run, like a decline, none charged.
       await w.t.db.query(
-        `UPDATE subscriptions SET updated_at = now() - interval '2 hours'
+        `UPDATE subscriptions SET pending_payment_claimed_at = now() - interval '2 hours'
           WHERE tier_id = $1 AND pending_payment_id IS NOT NULL`,
         [lostMany.id],
       );

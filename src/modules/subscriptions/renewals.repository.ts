@@ -37,7 +37,8 @@ export class RenewalsRepository {
    */
   async claimDue(now: Date, limit: number): Promise<ClaimedRenewal[]> {
     const [rows] = await this.tx.manager.query<[ClaimedRenewal[], number]>(
-      `UPDATE subscriptions s SET pending_payment_id = gen_random_uuid(), updated_at = now()
+      `UPDATE subscriptions s SET pending_payment_id = gen_random_uuid(), pending_payment_claimed_at = now(),
+                                  updated_at = now()
          FROM subscription_tiers t,
               (SELECT id FROM subscriptions
                 WHERE status IN (${RENEWING}) AND auto_renew
@@ -67,9 +68,9 @@ export class RenewalsRepository {
     return this.tx.manager.query(
       `SELECT s.id, s.site_id, s.user_id, s.status, s.amount_cents, s.currency, s.billing_interval,
               t.name AS tier_name, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_end,
-              s.past_due_since, s.failed_charges, s.updated_at AS claimed_at
+              s.past_due_since, s.failed_charges, s.pending_payment_claimed_at AS claimed_at
          FROM subscriptions s JOIN subscription_tiers t ON t.id = s.tier_id
-        WHERE s.pending_payment_id IS NOT NULL AND s.updated_at < $1 AND ($3::uuid IS NULL OR s.id > $3::uuid)
+        WHERE s.pending_payment_id IS NOT NULL AND s.pending_payment_claimed_at < $1 AND ($3::uuid IS NULL OR s.id > $3::uuid)
         ORDER BY s.id LIMIT $2`,
       [olderThan, limit, afterId ?? null],
     );

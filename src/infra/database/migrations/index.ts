@@ -24,6 +24,7 @@ import { PausedFrom1795660000000 } from './1795660000000-PausedFrom.js';
 import { EntryVoids1795661000000 } from './1795661000000-EntryVoids.js';
 import { ReconcileBackoff1795670000000 } from './1795670000000-ReconcileBackoff.js';
 import { NfcEmailAddresses1795680000000 } from './1795680000000-NfcEmailAddresses.js';
+import { ChargeClaimedAt1795690000000 } from './1795690000000-ChargeClaimedAt.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -53,4 +54,5 @@ export const MIGRATIONS = [
   EntryVoids1795661000000,
   ReconcileBackoff1795670000000,
   NfcEmailAddresses1795680000000,
+  ChargeClaimedAt1795690000000,
 ];

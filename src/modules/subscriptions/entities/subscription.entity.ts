@@ -17,6 +17,8 @@ import { SubscriptionTier } from './subscription-tier.entity.js';
 @Index('ix_subscriptions_due', ['next_billing_date'], {
   where: `status IN ('active', 'trialing', 'past_due') AND auto_renew`,
 })
+// The renewal job's look-up of charges whose answer was lost, paged in id order.
+@Index('ix_subscriptions_charge_in_flight', ['id'], { where: 'pending_payment_id IS NOT NULL' })
 export class Subscription extends TimestampedEntity {
   @Column({ type: 'varchar', length: 64 }) site_id!: string;
   @Column({ type: 'uuid' }) user_id!: string;
@@ -57,6 +59,12 @@ export class Subscription extends TimestampedEntity {
   @Column({ type: 'uuid', nullable: true }) current_payment_id!: string | null;
   /** The renewal charge in flight (claimed by one renewal run; settled by looking it up, never charged twice). */
   @Column({ type: 'uuid', nullable: true }) pending_payment_id!: string | null;
+  /**
+   * When the renewal run claimed that charge: a lost answer is looked up a minute after it, and one the
+   * gateway never heard of fails an hour after it. Not `updated_at`, which every credit spent moves.
+   * Read only while `pending_payment_id` is set.
+   */
+  @Column({ type: 'timestamptz', nullable: true }) pending_payment_claimed_at!: Date | null;
   /** Dunning: when the period's first charge failed, and how many charges of it have failed. */
   @Column({ type: 'timestamptz', nullable: true }) past_due_since!: Date | null;
   @Column({ type: 'integer', default: 0 }) failed_charges!: number;
