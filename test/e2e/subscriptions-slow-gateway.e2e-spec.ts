@@ -28,7 +28,10 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
 
   /** Lets the next renewal run look again at charges whose answer was lost (they look lost after a minute). */
   const ageClaim = (id: string) =>
-    w.t.db.query(`UPDATE subscriptions SET pending_payment_claimed_at = now() - interval '2 minutes' WHERE id = $1`, [id]);
+    w.t.db.query(
+      `UPDATE subscriptions SET pending_payment_claimed_at = now() - interval '2 minutes' WHERE id = $1`,
+      [id],
+    );
   /** The renewal run charges the card; the gateway acts (takes or declines) and answers after the client gave up. */
   const renewalInFlight = async (id: string): Promise<void> => {
     await makeDue(w, id);

@@ -128,6 +128,78 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(await pointsOf(w.t, member.user.id)).toBe(5);
     });
 
+    it('gives a trial once: a member whose trial was cancelled pays from the first day of the next membership', async () => {
+      const trial = await tierOn(w, { amount_cents: 500, trial_days: 7, entry_credits_per_period: 3 });
+      const member = await makeUser(w.t, w.site);
+      const first = await subscribe(w, member, trial.id);
+      await payCheckout(w, first.checkout_id);
+      await api(w.t.app)
+        .as(member.token)
+        .post(`/subscriptions/${first.subscription.id}/cancel`, { reason: 'Only wanted the trial' })
+        .expect(200);
+
+      const again = await subscribe(w, member, trial.id);
+      expect(w.fakes.gatewayOne.payments.get(again.checkout_id)).toMatchObject({
+        amount: '5.00',
+        paymentType: 'DB',
+      });
+      await payCheckout(w, again.checkout_id);
+      const s = (await getSubscription(w, member.token, again.subscription.id).expect(200)).body;
+      expect(s).toMatchObject({ status: 'active', is_in_trial: false, trial_start_date: null });
+      // Another tier with a trial, after a paid membership: no trial either.
+      const other = await tierOn(w, { amount_cents: 700, trial_days: 14 });
+      const third = await subscribe(w, member, other.id);
+      expect(w.fakes.gatewayOne.payments.get(third.checkout_id)).toMatchObject({ amount: '7.00' });
+    });
+
+    it('makes one of two trial checkouts opened together a trial, the other nothing', async () => {
+      const trial = await tierOn(w, { amount_cents: 500, trial_days: 7, entry_credits_per_period: 3 });
+      const member = await makeUser(w.t, w.site);
+      const both = [await subscribe(w, member, trial.id), await subscribe(w, member, trial.id)];
+      for (const b of both)
+        expect(w.fakes.gatewayOne.payments.get(b.checkout_id)).toMatchObject({ amount: '0.00' });
+      // Both forms are filled in; the gateway's two webhooks arrive at once. On PostgreSQL both memberships'
+      // rows are held until both fulfilments wait on them, so the two starts are let go together.
+      for (const b of both) w.fakes.gatewayOne.complete(b.checkout_id);
+      const holder = onPostgres ? new Client({ connectionString: process.env.E2E_DATABASE_URL }) : null;
+      let answers: Promise<number[]>;
+      try {
+        if (holder) {
+          await holder.connect();
+          await holder.query('BEGIN');
+          await holder.query(`SELECT id FROM subscriptions WHERE user_id = $1 FOR UPDATE`, [member.user.id]);
+        }
+        // One by the gateway's webhook, the other by the member's page confirming its order.
+        const [payment] = await w.t.db.query<Array<{ id: string }>>(
+          `SELECT id FROM payment_transactions WHERE subscription_id = $1`,
+          [both[1].subscription.id],
+        );
+        answers = Promise.all([
+          w.fakes.gatewayOne.deliverWebhook(both[0].checkout_id).then(async (status) => {
+            await w.t.drain();
+            return status;
+          }),
+          api(w.t.app)
+            .as(member.token)
+            .post('/gatewayone/create-order', { confirmation_only: true, order_id: payment.id })
+            .then((r) => r.status),
+        ]);
+        if (holder) {
+          await untilWaiting(holder, 2);
+          await holder.query('COMMIT');
+        }
+      } finally {
+        await holder?.end();
+      }
+      expect(await answers).toEqual([200, 200]);
+      await w.t.drain();
+      const rows = await w.t.db.query<Array<{ status: string }>>(
+        `SELECT status FROM subscriptions WHERE user_id = $1 ORDER BY status`,
+        [member.user.id],
+      );
+      expect(rows.map((r) => r.status)).toEqual(['incomplete_expired', 'trialing']);
+    });
+
     it('expires an unpaid start after 24 hours', async () => {
       const member = await makeUser(w.t, w.site);
       const started = await subscribe(w, member, tier.id);
@@ -581,9 +653,10 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       }
       let s = (await getSubscription(w, member.token, id).expect(200)).body;
       expect(Date.parse(s.next_billing_date)).toBeLessThan(Date.now());
-      await w.t.db.query(`UPDATE subscriptions SET pending_payment_claimed_at = now() - interval '2 minutes' WHERE id = $1`, [
-        id,
-      ]);
+      await w.t.db.query(
+        `UPDATE subscriptions SET pending_payment_claimed_at = now() - interval '2 minutes' WHERE id = $1`,
+        [id],
+      );
       await runJob(w, 'renewals');
       s = (await getSubscription(w, member.token, id).expect(200)).body;
       expect(Date.parse(s.next_billing_date)).toBeGreaterThan(Date.now() + 20 * DAY);

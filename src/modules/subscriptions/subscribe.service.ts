@@ -11,6 +11,7 @@ import type {
 } from './dto/subscription.dto.js';
 import { toSubscriptionDto } from './subscriptions.mapper.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
+import { trialDaysFor } from './subscriptions.rules.js';
 import { SubscriptionsService } from './subscriptions.service.js';
 import { TiersService } from './tiers.service.js';
 
@@ -39,9 +40,10 @@ export class SubscribeService {
     if (!tier || tier.site_id !== user.siteId) throw AppException.notFound('Tier');
     if (!tier.active)
       throw AppException.unprocessable('TIER_NOT_AVAILABLE', 'This tier is no longer offered.');
-    const trial = tier.trial_days > 0;
     const now = new Date().toISOString();
-    const { subscriptionId, payment } = await this.tx.run(async () => {
+    const { subscriptionId, payment, trial } = await this.tx.run(async () => {
+      const trialDays = trialDaysFor(tier.trial_days, await this.subs.hasStarted(user.siteId, user.id));
+      const trial = trialDays > 0;
       const subscription = await this.subs.insert({
         site_id: user.siteId,
         user_id: user.id,
@@ -52,7 +54,7 @@ export class SubscribeService {
         billing_interval: tier.billing_interval,
         payment_method: body.payment_method ?? 'card',
         entry_credits_per_period: tier.entry_credits_per_period,
-        trial_days: tier.trial_days,
+        trial_days: trialDays,
         metadata: { history: [{ event: 'created', at: now, by: user.id, tier: tier.name }] },
       });
       const pending = await this.orders.createPending(
@@ -68,7 +70,7 @@ export class SubscribeService {
         },
         meta,
       );
-      return { subscriptionId: subscription.id, payment: pending };
+      return { subscriptionId: subscription.id, payment: pending, trial };
     });
     const checkout = await this.orders.openCheckout(payment, {
       email: user.email,

@@ -79,6 +79,19 @@ export class SubscriptionPaymentsHandler implements PaidOrderHandler, OnModuleIn
   }
 
   private async start(s: SubscriptionRow, payment: PaymentHead, now: Date): Promise<void> {
+    if (s.trial_days > 0) {
+      // Two trial checkouts opened before either started: the member's starts take turns, and only the
+      // first becomes a trial. The other's card check moved no money; it starts nothing.
+      await this.subs.lockMemberStarts(s.site_id, s.user_id);
+      if (await this.subs.hasStarted(s.site_id, s.user_id, s.id)) {
+        await this.subs.update(
+          s.id,
+          { status: 'incomplete_expired' },
+          { event: 'trial_unavailable', at: now.toISOString(), payment_id: payment.id },
+        );
+        return;
+      }
+    }
     const dates = startDates(now, s.billing_interval, s.trial_days);
     await this.subs.update(
       s.id,

@@ -49,6 +49,27 @@ export class SubscriptionsRepository {
     return repo.save(repo.create(row));
   }
 
+  /**
+   * Whether the member has had a membership on the site that started (any status but `incomplete` and
+   * `incomplete_expired`), other than `exceptId`.
+   */
+  async hasStarted(siteId: string, userId: string, exceptId?: string): Promise<boolean> {
+    const [row] = await this.tx.manager.query<Array<{ started: boolean }>>(
+      `SELECT EXISTS (SELECT 1 FROM subscriptions
+                       WHERE user_id = $1 AND site_id = $2 AND id IS DISTINCT FROM $3::uuid
+                         AND status NOT IN ('incomplete', 'incomplete_expired')) AS started`,
+      [userId, siteId, exceptId ?? null],
+    );
+    return row.started;
+  }
+
+  /** Takes the member's turn to start a membership on the site, until the transaction ends. */
+  async lockMemberStarts(siteId: string, userId: string): Promise<void> {
+    await this.tx.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+      `subscription-start:${siteId}:${userId}`,
+    ]);
+  }
+
   async findById(id: string): Promise<SubscriptionRow | null> {
     const rows = await this.tx.manager.query<SubscriptionRow[]>(`${SELECT_ROW} WHERE s.id = $1`, [id]);
     return rows[0] ?? null;

@@ -14,6 +14,7 @@ import {
   SUBSCRIPTION_STATUSES,
   type SubscriptionStatus,
   subscriptionFlags,
+  trialDaysFor,
 } from './subscriptions.rules.js';
 
 const NOW = new Date('2030-01-31T10:00:00.000Z');
@@ -51,6 +52,16 @@ describe('subscriptionFlags (DESIGN §5)', () => {
       NOW,
     );
     expect(f.available_credits).toBe(0);
+  });
+});
+
+describe('trials', () => {
+  it('gives the tier’s trial to a member whose membership of the site never started', () => {
+    expect(trialDaysFor(7, false)).toBe(7);
+  });
+  it('gives none to a member who has had one start there, and none where the tier has none', () => {
+    expect(trialDaysFor(7, true)).toBe(0);
+    expect(trialDaysFor(0, false)).toBe(0);
   });
 });
 

@@ -95,6 +95,15 @@ export function addPeriod(start: Date, interval: BillingInterval, periods = 1): 
 
 export const addDays = (at: Date, days: number): Date => new Date(at.getTime() + days * DAY);
 
+/**
+ * A tier's trial is for a member's first membership of the site: one who has had a membership start there
+ * (a trial or paid, whatever became of it) pays from the first day. Else cancelling a trial and taking it
+ * again would give every period's credits for nothing.
+ */
+export function trialDaysFor(tierTrialDays: number, startedBefore: boolean): number {
+  return startedBefore ? 0 : tierTrialDays;
+}
+
 /** The dates a subscription gets when its first payment (or card registration) succeeds. */
 export function startDates(
   now: Date,
