@@ -57,7 +57,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
     const routePath = (req.route as { path?: unknown } | undefined)?.path;
     const route = `${req.baseUrl}${typeof routePath === 'string' ? routePath : req.path}`;
-    const scope = idempotencyScope(req.method, route, req.user?.id);
+    const scope = idempotencyScope(req.method, route, req.user?.id, req.siteId);
     const hash = requestHash({ path: req.path, query: req.query, body: req.body });
     const claim: Claim = { scope, key, owner: randomUUID() };
     const existing = await this.claimOrFind(claim, hash);

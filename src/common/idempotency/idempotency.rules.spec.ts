@@ -36,6 +36,15 @@ describe('what a key belongs to', () => {
       'POST /gatewayone/create-order anon',
     );
   });
+
+  it('is of the site an anonymous call acts on: one key on two sites is two requests', () => {
+    expect(idempotencyScope('POST', '/gatewayone/create-order', undefined, 'a')).not.toBe(
+      idempotencyScope('POST', '/gatewayone/create-order', undefined, 'b'),
+    );
+    expect(idempotencyScope('POST', '/raffles/:id/entries', 'u1', 'a')).toBe(
+      'POST /raffles/:id/entries user:u1',
+    );
+  });
 });
 
 describe('what makes two requests the same', () => {

@@ -28,9 +28,19 @@ export function parseIdempotencyKey(header: string | string[] | undefined): stri
   return key;
 }
 
-/** A key belongs to a route and a caller; anonymous callers share the route's space (the key alone). */
-export function idempotencyScope(method: string, routePath: string, userId: string | undefined): string {
-  return `${method.toUpperCase()} ${routePath} ${userId ? `user:${userId}` : 'anon'}`;
+/**
+ * A key belongs to a route and a caller; anonymous callers share the route's space on the site the request
+ * acts on (the key and the site), so one key used on two sites is two requests, not a replay of the
+ * first site's answer. A signed-in caller's own space is already of one site.
+ */
+export function idempotencyScope(
+  method: string,
+  routePath: string,
+  userId: string | undefined,
+  siteId?: string,
+): string {
+  const caller = userId ? `user:${userId}` : siteId ? `anon site:${siteId}` : 'anon';
+  return `${method.toUpperCase()} ${routePath} ${caller}`;
 }
 
 /** JSON with object keys sorted at every depth, so the same content always hashes the same. */

@@ -17,7 +17,10 @@ class Routes {
   open(): void {}
 }
 
-function contextFor(handler: keyof Routes, req: { ip?: string; body?: unknown }): ExecutionContext {
+function contextFor(
+  handler: keyof Routes,
+  req: { ip?: string; body?: unknown; query?: unknown; headers?: Record<string, unknown> },
+): ExecutionContext {
   return {
     getType: () => 'http',
     getHandler: () => Routes.prototype[handler],
@@ -138,6 +141,22 @@ describe('RateLimitGuard', () => {
       for (let n = 0; n < 2; n++) await sited.canActivate(login('5.5.5.6', 'strict', n));
       expect((await rejection(sited.canActivate(login('5.5.5.6', 'strict', 2)))).status).toBe(429);
       await expect(sited.canActivate(login('5.5.5.6', 'nowhere', 3))).resolves.toBe(true);
+    });
+
+    it('holds a site’s limit however the request names the site: query or X-Site-Id as well as body', async () => {
+      const sited = new RateLimitGuard(new Reflector(), storage, sites);
+      const byQuery = (n: number) =>
+        contextFor('login', { ip: '5.5.5.7', query: { site_id: 'strict' }, body: { email: `q${n}@x.y` } });
+      for (let n = 0; n < 2; n++) await expect(sited.canActivate(byQuery(n))).resolves.toBe(true);
+      expect((await rejection(sited.canActivate(byQuery(2)))).status).toBe(429);
+      const byHeader = (n: number) =>
+        contextFor('login', {
+          ip: '5.5.5.8',
+          headers: { 'x-site-id': 'strict' },
+          body: { email: `h${n}@x.y` },
+        });
+      for (let n = 0; n < 2; n++) await expect(sited.canActivate(byHeader(n))).resolves.toBe(true);
+      expect((await rejection(sited.canActivate(byHeader(2)))).status).toBe(429);
     });
 
     it('falls back to the defaults when the settings cannot be read', async () => {

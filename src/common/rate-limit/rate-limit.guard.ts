@@ -14,6 +14,7 @@ import { AppException } from '#app/common/errors/app.exception.js';
 import { RATE_LIMIT_RULES } from './rate-limit.decorator.js';
 import { RateLimitSettings } from './rate-limit-settings.js';
 import { rateLimitKey, rateLimitSite, type RateRule, siteLimit } from './rate-limit.rules.js';
+import { namedSite, siteSources } from '#app/common/auth/site-scope.js';
 
 /**
  * Applies the `@RateLimit(...)` rules of a route (DESIGN §9), at the limits the site the request names has
@@ -38,12 +39,15 @@ export class RateLimitGuard implements CanActivate {
     ]);
     if (!rules?.length) return true;
     const req = context.switchToHttp().getRequest<AppRequest>();
-    const settings = await this.settingsOf(rateLimitSite(req.body as unknown));
+    // The site the request names, read as the site scope reads it (which refuses one naming two), so
+    // that its limits are those of the site the route acts on, however the site is named.
+    const site = rateLimitSite(namedSite(siteSources(req)));
+    const settings = await this.settingsOf(site);
     let retryAfter = 0;
     // Every rule counts the attempt, even once one is exceeded, so that no counter can be dodged.
     for (const rule of rules) {
       const limit = siteLimit(rule, settings);
-      const key = rateLimitKey(rule, { ip: req.ip, body: req.body as unknown }, limit);
+      const key = rateLimitKey(rule, { ip: req.ip, body: req.body as unknown, site }, limit);
       if (!key) continue;
       const blockedFor = await this.hit(key, rule, limit);
       retryAfter = Math.max(retryAfter, blockedFor);

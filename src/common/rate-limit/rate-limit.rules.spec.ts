@@ -20,14 +20,14 @@ describe('rateLimitKey', () => {
     expect(at(10, 'a')).toBe('login-ip:ip:203.0.113.7');
     expect(at(25, 'a')).toBe('login-ip@25:ip:203.0.113.7');
     expect(at(25, 'b')).toBe(at(25, 'a'));
-    expect(rateLimitKey(byEmail, { ip: undefined, body: { email: 'x@y.z', site_id: 'a' } }, 3)).toBe(
+    expect(rateLimitKey(byEmail, { ip: undefined, body: { email: 'x@y.z' }, site: 'a' }, 3)).toBe(
       'login-email@3:email:a:x@y.z',
     );
   });
 
   it('keys e-mail rules on the site and the lowercased, trimmed address', () => {
     expect(
-      rateLimitKey(byEmail, { ip: '1.1.1.1', body: { email: ' Jane@Example.COM ', site_id: 'site-a' } }),
+      rateLimitKey(byEmail, { ip: '1.1.1.1', body: { email: ' Jane@Example.COM ' }, site: 'site-a' }),
     ).toBe('login-email:email:site-a:jane@example.com');
     expect(rateLimitKey(byEmail, { ip: '1.1.1.1', body: { email: 'jane@example.com' } })).toBe(
       'login-email:email::jane@example.com',
@@ -35,8 +35,8 @@ describe('rateLimitKey', () => {
   });
 
   it('gives the same address on two sites two counters', () => {
-    const a = rateLimitKey(byEmail, { ip: undefined, body: { email: 'x@y.z', site_id: 'a' } });
-    const b = rateLimitKey(byEmail, { ip: undefined, body: { email: 'x@y.z', site_id: 'b' } });
+    const a = rateLimitKey(byEmail, { ip: undefined, body: { email: 'x@y.z' }, site: 'a' });
+    const b = rateLimitKey(byEmail, { ip: undefined, body: { email: 'x@y.z' }, site: 'b' });
     expect(a).not.toBe(b);
   });
 
@@ -53,9 +53,12 @@ describe('rateLimitKey', () => {
     expect(rateLimitKey(byEmail, { ip: '1.1.1.1', body })).toBeUndefined();
   });
 
-  it('ignores a site_id that is not a string', () => {
+  it('keys e-mail rules on the site the request names, not on the body’s site_id', () => {
     expect(rateLimitKey(byEmail, { ip: undefined, body: { email: 'x@y.z', site_id: { $ne: 1 } } })).toBe(
       'login-email:email::x@y.z',
+    );
+    expect(rateLimitKey(byEmail, { ip: undefined, body: { email: 'x@y.z', site_id: 'b' }, site: 'a' })).toBe(
+      'login-email:email:a:x@y.z',
     );
   });
 });

@@ -41,6 +41,8 @@ const MAX_SITE = 100;
 export interface RateSubject {
   ip: string | undefined;
   body: unknown;
+  /** The site the request names (`namedSite`: its path, query, body or `X-Site-Id`), if any. */
+  site?: string;
 }
 
 /** Every rule's name: what a site's `additional_settings.rate_limits` may set. */
@@ -48,11 +50,9 @@ export const RATE_LIMIT_RULE_NAMES: readonly string[] = Object.values(RATE_LIMIT
   rules.map((r) => r.name),
 );
 
-/** The site a limited request names (its body's `site_id`), or '' when it names none. */
-export function rateLimitSite(body: unknown): string {
-  const site =
-    typeof body === 'object' && body !== null ? (body as Record<string, unknown>).site_id : undefined;
-  return typeof site === 'string' ? site.slice(0, MAX_SITE) : '';
+/** The site a limited request's limits and e-mail counters are of, bounded; '' when it names none. */
+export function rateLimitSite(site: string | undefined): string {
+  return (site ?? '').slice(0, MAX_SITE);
 }
 
 /** The most a site may set a rule to (requests per the rule's window). */
@@ -84,7 +84,7 @@ export function siteLimit(rule: RateRule, settings: Record<string, unknown> | nu
 export function rateLimitKey(rule: RateRule, subject: RateSubject, limit = rule.limit): string | undefined {
   const name = limit === rule.limit ? rule.name : `${rule.name}@${limit}`;
   if (rule.by === 'ip') return `${name}:ip:${subject.ip || 'unknown'}`;
-  const site = rateLimitSite(subject.body);
+  const site = rateLimitSite(subject.site);
   const body =
     typeof subject.body === 'object' && subject.body !== null
       ? (subject.body as Record<string, unknown>)
