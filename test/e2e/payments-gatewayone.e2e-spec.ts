@@ -68,6 +68,28 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     );
   });
 
+  it('confirms an order named by the gateway’s payment id, as the answer gave it, or by its checkout', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 });
+    w.fakes.gatewayOne.complete(order.checkout_id);
+    const first = await confirm(w, order.order_id).expect(200);
+    const paymentId = (first.body as { payment_id: string }).payment_id;
+    expect(paymentId).not.toBe(order.checkout_id);
+
+    for (const id of [paymentId, order.checkout_id]) {
+      const again = await api(w.t.app)
+        .post('/gatewayone/create-order', { confirmation_only: true, payment_id: id })
+        .expect(200);
+      expect(again.body).toMatchObject({ success: true, status: 'succeeded', order_id: order.order_id });
+    }
+    const entries = await w.t.db.query(
+      `SELECT entries_count FROM raffle_entries WHERE payment_transaction_id = $1`,
+      [order.order_id],
+    );
+    expect(entries).toEqual([{ entries_count: 2 }]);
+  });
+
   it('refuses an amount that differs from the server’s price, in the order body shape', async () => {
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);

@@ -74,7 +74,7 @@ export class ConfirmationService {
       const byOrder = await this.payments.head(req.orderId);
       if (byOrder) return byOrder;
     }
-    if (req.paymentId) return this.payments.headByCheckout('gatewayone', req.paymentId);
+    if (req.paymentId) return this.payments.headByGatewayId('gatewayone', req.paymentId);
     return null;
   }
 }

@@ -56,6 +56,20 @@ export class PaymentsRepository {
     return rows[0] ?? null;
   }
 
+  /**
+   * The payment a client names by the gateway's id for it: its checkout (what the hosted form returns)
+   * or the gateway's payment id (what endpoint 3 answers as `payment_id` once the payment is known).
+   */
+  async headByGatewayId(gateway: Gateway, id: string): Promise<PaymentHead | null> {
+    const rows = await this.tx.manager.query<PaymentHead[]>(
+      `SELECT ${headColumns('p')} FROM payment_transactions p
+        WHERE p.gateway = $1 AND (p.checkout_id = $2 OR p.gateway_transaction_id = $2)
+        ORDER BY p.checkout_id = $2 DESC LIMIT 1`,
+      [gateway, id],
+    );
+    return rows[0] ?? null;
+  }
+
   private repo(manager?: EntityManager): Repository<PaymentTransaction> {
     return manager ? manager.getRepository(PaymentTransaction) : this.payments;
   }

@@ -25,6 +25,7 @@ import { EntryVoids1795661000000 } from './1795661000000-EntryVoids.js';
 import { ReconcileBackoff1795670000000 } from './1795670000000-ReconcileBackoff.js';
 import { NfcEmailAddresses1795680000000 } from './1795680000000-NfcEmailAddresses.js';
 import { ChargeClaimedAt1795690000000 } from './1795690000000-ChargeClaimedAt.js';
+import { GatewayPaymentIndex1795700000000 } from './1795700000000-GatewayPaymentIndex.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   ReconcileBackoff1795670000000,
   NfcEmailAddresses1795680000000,
   ChargeClaimedAt1795690000000,
+  GatewayPaymentIndex1795700000000,
 ];

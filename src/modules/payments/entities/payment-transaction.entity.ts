@@ -36,6 +36,10 @@ export type Fulfilment = 'entered' | 'refunded_unfillable' | 'recorded' | 'fulfi
   unique: true,
   where: 'checkout_id IS NOT NULL',
 })
+// A confirmation naming the gateway's payment id (endpoint 3's `payment_id`, as its answer gave it).
+@Index('ix_payment_transactions_gateway_payment', ['gateway', 'gateway_transaction_id'], {
+  where: 'gateway_transaction_id IS NOT NULL',
+})
 export class PaymentTransaction extends TimestampedEntity {
   @Column({ type: 'varchar', length: 64 }) site_id!: string;
   @Column({ type: 'uuid', nullable: true }) user_id!: string | null;
