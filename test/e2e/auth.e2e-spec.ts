@@ -393,7 +393,7 @@ describe('accounts: register, sign in, sessions', () => {
       expect(known.body.email).toBe(u.email);
     });
 
-    it('e-mails a single-use link that sets the password, activates, and ends other sessions', async () => {
+    it('e-mails a single-use link that sets the password, activates, and ends other sessions, access tokens too', async () => {
       const u = await makeUser(t, site);
       await reset(u.email).expect(200);
       await t.drain();
@@ -406,11 +406,20 @@ describe('accounts: register, sign in, sessions', () => {
       ]);
       expect(stored.token_hash).not.toBe(token);
 
+      // The access token signed in before the reset works until then. Tokens count their issue time in
+      // whole seconds: the reset comes in a later second than this one was issued in.
+      await api(t.app).as(u.token).get('/users/me').expect(200);
+      const { iat } = JSON.parse(Buffer.from(u.token.split('.')[1], 'base64url').toString()) as {
+        iat: number;
+      };
+      await new Promise((r) => setTimeout(r, Math.max(0, (iat + 1) * 1000 - Date.now())));
+
       const newPassword = 'brand-New-pass-9913';
       const res = await api(t.app)
         .post('/auth/password-set/confirm', { token, password: newPassword })
         .expect(200);
       expect(res.body).toMatchObject({ email: u.email, message: expect.any(String) });
+      await api(t.app).as(u.token).get('/users/me').expect(401);
       expect(res.body.activation_link).toMatch(
         new RegExp(`^https://${site}\\.example\\.com/magic-link\\?token=`),
       );

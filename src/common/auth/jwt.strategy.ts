@@ -5,6 +5,7 @@ import { ExtractJwt, Strategy } from 'passport-jwt';
 import { AppConfig } from '#app/config/app-config.js';
 import type { AuthUser } from './auth-user.js';
 import { signingSecret } from './jwt-keys.rules.js';
+import { issuedBeforeSessionsEnded } from './sessions.rules.js';
 import { AUTH_USER_LOOKUP, type AuthUserLookup } from './auth-user-lookup.js';
 import { Inject } from '@nestjs/common';
 
@@ -13,11 +14,14 @@ export interface AccessTokenClaims {
   site_id: string;
   role: string;
   jti: string;
+  /** Set by the signer: when the token was issued, in whole seconds. */
+  iat?: number;
 }
 
 /**
  * Verifies the access token (HS256 only, so `alg: none` and other algorithms are refused) and then
- * re-reads the user, so a deleted user's tokens stop working at once and a role change applies at once.
+ * re-reads the user, so a deleted user's tokens stop working at once, a role change applies at once, and
+ * tokens issued before a password set or reset stop working at once.
  */
 @Injectable()
 export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
@@ -45,7 +49,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   async validate(claims: AccessTokenClaims): Promise<AuthUser | false> {
     if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string') return false;
     const user = await this.users.findActiveForToken(claims.sub);
-    if (!user) return false;
+    if (!user || issuedBeforeSessionsEnded(claims.iat, user.sessions_valid_from)) return false;
     return { id: user.id, siteId: user.site_id, role: user.role, email: user.email, jti: claims.jti };
   }
 }

@@ -113,12 +113,14 @@ export class SessionService {
   }
 
   /**
-   * Ends every session of the user (password set, deletion) in the caller's transaction. The row is held
+   * Ends every session of the user (password set, deletion) in the caller's transaction: refresh tokens
+   * revoked, access tokens issued before now refused from now on (not at their expiry). The row is held
    * first, against refreshes and logins issuing a token at this moment: without it, a token inserted and
    * committed while this `UPDATE` ran survived it.
    */
   async endAllSessions(userId: string, manager: EntityManager): Promise<void> {
-    await this.accounts.lockForSessionEnd(userId, manager);
-    await this.refreshTokens.revokeAllOf(userId, new Date(), manager);
+    const now = new Date();
+    await this.accounts.endSessionsAt(userId, now, manager);
+    await this.refreshTokens.revokeAllOf(userId, now, manager);
   }
 }

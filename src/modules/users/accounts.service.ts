@@ -139,6 +139,11 @@ export class AccountsService implements AuthUserLookup {
     return this.users.lockForSessionEnd(id, manager);
   }
 
+  /** Holds the user's row as `lockForSessionEnd` does, and ends its access tokens issued before `at`. */
+  endSessionsAt(id: string, at: Date, manager: EntityManager): Promise<void> {
+    return this.users.endSessionsAt(id, at, manager);
+  }
+
   /** A password set by a token also proves the e-mail and ends any lock (DESIGN §3). */
   async setPassword(user: User, passwordHash: string, now: Date, manager: EntityManager): Promise<void> {
     await this.attempts.setPassword(user.id, passwordHash, manager);

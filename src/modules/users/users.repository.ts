@@ -106,6 +106,14 @@ export class UsersRepository {
       .getOne();
   }
 
+  /**
+   * `lockForSessionEnd` for every session of the user at once: the same row lock (an `UPDATE` of a column no
+   * key holds takes `FOR NO KEY UPDATE`), and its access tokens issued before `at` stop working.
+   */
+  async endSessionsAt(id: string, at: Date, manager: EntityManager): Promise<void> {
+    await manager.query(`UPDATE users SET sessions_valid_from = $2 WHERE id = $1`, [id, at]);
+  }
+
   async create(user: NewUser, manager?: EntityManager): Promise<User> {
     const repo = this.repo(manager);
     const row = repo.create({ ...user, email_normalized: normalizedEmail(user.email) });

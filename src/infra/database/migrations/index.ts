@@ -26,6 +26,7 @@ import { ReconcileBackoff1795670000000 } from './1795670000000-ReconcileBackoff.
 import { NfcEmailAddresses1795680000000 } from './1795680000000-NfcEmailAddresses.js';
 import { ChargeClaimedAt1795690000000 } from './1795690000000-ChargeClaimedAt.js';
 import { GatewayPaymentIndex1795700000000 } from './1795700000000-GatewayPaymentIndex.js';
+import { SessionsValidFrom1795710000000 } from './1795710000000-SessionsValidFrom.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   NfcEmailAddresses1795680000000,
   ChargeClaimedAt1795690000000,
   GatewayPaymentIndex1795700000000,
+  SessionsValidFrom1795710000000,
 ];

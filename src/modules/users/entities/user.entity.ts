@@ -65,6 +65,13 @@ export class User extends TimestampedEntity {
   @Column({ type: 'timestamptz', nullable: true })
   account_locked_until!: Date | null;
 
+  /**
+   * When every session of the user was ended (a password set or reset): access tokens issued before it stop
+   * working at once (`issuedBeforeSessionsEnded`), not at their expiry.
+   */
+  @Column({ type: 'timestamptz', nullable: true })
+  sessions_valid_from!: Date | null;
+
   @Column({ type: 'timestamptz', nullable: true })
   deleted_at!: Date | null;
 
