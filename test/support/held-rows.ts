@@ -25,3 +25,31 @@ export async function untilWaiting(holder: Client, count: number, ms = 10_000): 
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+/**
+ * Runs `request` while another session holds the rows `sql` locks (`BEGIN; … FOR UPDATE`), waits until the
+ * request waits on them, runs `during` (a change committed meanwhile), then lets the rows go: the request
+ * then goes on past a decision it made before the change. PostgreSQL only (the embedded database
+ * serialises transactions).
+ */
+export async function whileHeld<T>(
+  sql: string,
+  params: unknown[],
+  request: () => Promise<T>,
+  during: () => Promise<void>,
+): Promise<T> {
+  const { Client: PgClient } = await import('pg');
+  const holder = new PgClient({ connectionString: process.env.E2E_DATABASE_URL });
+  await holder.connect();
+  try {
+    await holder.query('BEGIN');
+    await holder.query(sql, params);
+    const pending = request();
+    await untilSomeoneWaits(holder);
+    await during();
+    await holder.query('COMMIT');
+    return await pending;
+  } finally {
+    await holder.end();
+  }
+}

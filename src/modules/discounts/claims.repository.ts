@@ -2,13 +2,18 @@ import { Injectable } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 
-/** Why the claim's last statement refused it: no use left, or a price other than the one spent. */
-export type ClaimRefusal = 'CODE_USED_UP' | 'PRICE_CHANGED';
+/**
+ * Why the claim's last statement refused it: no use left, a price other than the one spent, or the code
+ * deleted or switched off since the claim read it.
+ */
+export type ClaimRefusal = 'CODE_USED_UP' | 'PRICE_CHANGED' | 'CODE_WITHDRAWN';
+
+const REFUSALS: readonly string[] = ['CODE_USED_UP', 'PRICE_CHANGED', 'CODE_WITHDRAWN'];
 
 /** The claim's last statement refused: the transaction was rolled back. */
 export class ClaimRefused extends Error {
   constructor(readonly reason: ClaimRefusal = 'CODE_USED_UP') {
-    super(reason === 'CODE_USED_UP' ? 'the code has no use left' : 'the code changed its price');
+    super(`the claim was refused: ${reason}`);
   }
 }
 
@@ -26,20 +31,25 @@ const INSERT_CLAIM = `
 
 /**
  * The use counter, refusing by raising so that it can travel with COMMIT (`TransactionRunner.commitWith`).
- * The price ($2, what the claim spent) is held to the row as updated: the claim read it before its
- * transaction, and an admin's change committed since is what `RETURNING` sees (the statement's own
- * snapshot would still show the old one).
+ * Everything the claim read before its transaction is held to the row as updated, which is what `RETURNING`
+ * sees (the statement's own snapshot would still show the row as it was): the code still live and active,
+ * a use left, and the price ($2) the claim spent. The row is counted up first and a refusal raises, which
+ * rolls the count back with the rest.
  */
 const USE_CODE = `
   WITH used AS (
     UPDATE discount_codes SET current_uses = current_uses + 1, updated_at = now()
-     WHERE id = $1 AND (max_uses IS NULL OR current_uses < max_uses)
-     RETURNING current_uses, points_required)
-  SELECT current_uses FROM used WHERE points_required = $2::integer
+     WHERE id = $1
+     RETURNING current_uses, max_uses, points_required, active AND deleted_at IS NULL AS live)
+  SELECT CASE
+           WHEN NOT live THEN claim_refused('CODE_WITHDRAWN')
+           WHEN max_uses IS NOT NULL AND current_uses > max_uses THEN claim_refused('CODE_USED_UP')
+           WHEN points_required <> $2::integer THEN claim_refused('PRICE_CHANGED')
+           ELSE current_uses
+         END
+    FROM used
   UNION ALL
-  SELECT claim_refused('PRICE_CHANGED') FROM used WHERE points_required <> $2::integer
-  UNION ALL
-  SELECT claim_refused('CODE_USED_UP') WHERE NOT EXISTS (SELECT 1 FROM used)`;
+  SELECT claim_refused('CODE_WITHDRAWN') WHERE NOT EXISTS (SELECT 1 FROM used)`;
 
 /**
  * The queries of a discount claim, in the order it runs them, in the shape of the fulfilment (issue 9):
@@ -113,7 +123,9 @@ export class ClaimsRepository {
           ? (error.driverError as { code?: string; message?: string; detail?: string })
           : {};
       if (cause.code === 'P0001' && cause.message === 'CLAIM_REFUSED')
-        throw new ClaimRefused(cause.detail === 'PRICE_CHANGED' ? 'PRICE_CHANGED' : 'CODE_USED_UP');
+        throw new ClaimRefused(
+          REFUSALS.includes(cause.detail ?? '') ? (cause.detail as ClaimRefusal) : 'CODE_USED_UP',
+        );
       throw error;
     }
   }

@@ -77,6 +77,9 @@ export class ClaimsService {
         },
       );
     } catch (error) {
+      // Deleted or switched off while it was being claimed: as it would answer a moment later.
+      if (error instanceof ClaimRefused && error.reason === 'CODE_WITHDRAWN')
+        throw AppException.notFound('Discount code');
       if (error instanceof ClaimRefused && error.reason === 'PRICE_CHANGED')
         throw AppException.conflict(
           'PRICE_CHANGED',

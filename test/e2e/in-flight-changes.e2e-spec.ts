@@ -1,0 +1,77 @@
+import { api } from '../support/api';
+import { makeUser, type MadeUser, pointsOf } from '../support/factories';
+import { whileHeld } from '../support/held-rows';
+import { codeBody, makeBrand } from '../support/discounts';
+import { startPaymentsWorld, stopPaymentsWorld, type PaymentsWorld } from '../support/payments';
+
+const onPostgres = !!process.env.TEST_DATABASE_URL;
+const pgIt = onPostgres ? it : it.skip;
+
+/**
+ * An admin's change that commits while a member's request is past its first reads: the request is held to
+ * the row as it is when it writes, never to what it read before (PostgreSQL: the member's balance row is
+ * held from another session so that the change lands in between).
+ */
+describe('changes committed while a request is in flight', () => {
+  let w: PaymentsWorld;
+  let brandId: string;
+
+  beforeAll(async () => {
+    w = await startPaymentsWorld();
+    brandId = (await makeBrand(w.t, w.admin.token)).id;
+  });
+  afterAll(() => stopPaymentsWorld(w));
+
+  const give = (user: MadeUser, amount: number) =>
+    api(w.t.app)
+      .as(w.admin.token)
+      .post('/admin/rewards/adjust', { user_id: user.user.id, amount, reason: 'Points to play with' })
+      .expect(201);
+  const balanceHeld = (member: MadeUser) =>
+    [`SELECT 1 FROM rewards_balances WHERE user_id = $1 FOR UPDATE`, [member.user.id]] as const;
+
+  describe('a discount code withdrawn while it is being claimed', () => {
+    const makeCode = async (extra: object = {}): Promise<string> =>
+      (await api(w.t.app).as(w.admin.token).post('/discount-codes', codeBody(brandId, extra)).expect(201))
+        .body.id as string;
+    const claimWhile = async (member: MadeUser, id: string, during: () => Promise<void>) => {
+      const [sql, params] = balanceHeld(member);
+      const res = await whileHeld(
+        sql,
+        [...params],
+        () =>
+          api(w.t.app)
+            .as(member.token)
+            .post(`/discount-codes/${id}/claim`)
+            .then((r) => r),
+        during,
+      );
+      const [uses] = await w.t.db.query(`SELECT current_uses FROM discount_codes WHERE id = $1`, [id]);
+      return {
+        status: res.status,
+        spent: 100 - (await pointsOf(w.t, member.user.id)),
+        uses: (uses as { current_uses: number }).current_uses,
+      };
+    };
+
+    pgIt('is not claimed once deleted: 404, no points spent, no use counted', async () => {
+      const id = await makeCode({ points_required: 40 });
+      const member = await makeUser(w.t, w.site);
+      await give(member, 100);
+      const outcome = await claimWhile(member, id, async () => {
+        await api(w.t.app).as(w.admin.token).delete(`/discount-codes/${id}`).expect(204);
+      });
+      expect(outcome).toEqual({ status: 404, spent: 0, uses: 0 });
+    });
+
+    pgIt('is not claimed once switched off: 404, no points spent, no use counted', async () => {
+      const id = await makeCode({ points_required: 40 });
+      const member = await makeUser(w.t, w.site);
+      await give(member, 100);
+      const outcome = await claimWhile(member, id, async () => {
+        await api(w.t.app).as(w.admin.token).put(`/discount-codes/${id}`, { active: false }).expect(200);
+      });
+      expect(outcome).toEqual({ status: 404, spent: 0, uses: 0 });
+    });
+  });
+});
