@@ -286,7 +286,8 @@ export const WALK: WalkStep[] = [
   { operationId: 'listBrands', as: 'none' },
   { operationId: 'listTags', as: 'none' },
 
-  // The e-mailed links: a password reset, a sign-in link; then the session ends.
+  // The e-mailed links: a password reset (which ends the newcomer's sessions, its access token too), a
+  // sign-in link (the newcomer's session from now on); then that session's refresh token ends.
   { operationId: 'passwordReset', as: 'none' },
   {
     operationId: 'passwordSetConfirm',
@@ -305,6 +306,7 @@ export const WALK: WalkStep[] = [
     },
     body: (v) => ({ token: v.signInToken }),
     keep: (a, v) => {
+      v.user = str(a.access_token);
       v.userRefresh = str(a.refresh_token);
     },
   },
