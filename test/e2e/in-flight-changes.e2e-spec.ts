@@ -2,7 +2,7 @@ import { api } from '../support/api';
 import { makeUser, type MadeUser, pointsOf } from '../support/factories';
 import { whileHeld } from '../support/held-rows';
 import { codeBody, makeBrand } from '../support/discounts';
-import { startPaymentsWorld, stopPaymentsWorld, type PaymentsWorld } from '../support/payments';
+import { raffleOn, startPaymentsWorld, stopPaymentsWorld, type PaymentsWorld } from '../support/payments';
 
 const onPostgres = !!process.env.TEST_DATABASE_URL;
 const pgIt = onPostgres ? it : it.skip;
@@ -72,6 +72,68 @@ describe('changes committed while a request is in flight', () => {
         await api(w.t.app).as(w.admin.token).put(`/discount-codes/${id}`, { active: false }).expect(200);
       });
       expect(outcome).toEqual({ status: 404, spent: 0, uses: 0 });
+    });
+  });
+
+  describe('a raffle’s points price changed while a member enters with points', () => {
+    const enterWhile = async (member: MadeUser, raffleId: string, during: () => Promise<void>) => {
+      const [sql, params] = balanceHeld(member);
+      const res = await whileHeld(
+        sql,
+        [...params],
+        () =>
+          api(w.t.app)
+            .as(member.token)
+            .post(`/raffles/${raffleId}/entries`, { method: 'points', quantity: 1 })
+            .then((r) => r),
+        during,
+      );
+      const [counts] = await w.t.db.query(`SELECT current_entries FROM raffles WHERE id = $1`, [raffleId]);
+      return {
+        status: res.status,
+        code: (res.body as { code?: string }).code,
+        spent: 100 - (await pointsOf(w.t, member.user.id)),
+        tickets: (counts as { current_entries: number }).current_entries,
+      };
+    };
+    const reprice = (raffleId: string, points: number) => async () => {
+      await api(w.t.app)
+        .as(w.admin.token)
+        .put(`/admin/raffles/${raffleId}`, { points_required: points })
+        .expect(200);
+    };
+
+    pgIt(
+      'lowered: refused 409 PRICE_CHANGED, the 100 points it read not spent, no ticket taken',
+      async () => {
+        const raffle = await raffleOn(w, { points_required: 100 });
+        const member = await makeUser(w.t, w.site);
+        await give(member, 100);
+        expect(await enterWhile(member, raffle.id, reprice(raffle.id, 10))).toEqual({
+          status: 409,
+          code: 'PRICE_CHANGED',
+          spent: 0,
+          tickets: 0,
+        });
+      },
+    );
+
+    pgIt('raised: not bought at the old price', async () => {
+      const raffle = await raffleOn(w, { points_required: 10 });
+      const member = await makeUser(w.t, w.site);
+      await give(member, 100);
+      expect(await enterWhile(member, raffle.id, reprice(raffle.id, 100))).toEqual({
+        status: 409,
+        code: 'PRICE_CHANGED',
+        spent: 0,
+        tickets: 0,
+      });
+      // Asked again, it costs what the raffle now asks.
+      await api(w.t.app)
+        .as(member.token)
+        .post(`/raffles/${raffle.id}/entries`, { method: 'points', quantity: 1 })
+        .expect(201);
+      expect(await pointsOf(w.t, member.user.id)).toBe(0);
     });
   });
 });

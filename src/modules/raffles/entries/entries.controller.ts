@@ -44,6 +44,7 @@ export class EntriesController {
     'MAX_ENTRIES_REACHED',
     'INSUFFICIENT_POINTS',
     'POINTS_NOT_ACCEPTED',
+    'PRICE_CHANGED',
     'FREE_ENTRY_NOT_OFFERED',
     'CREDITS_UNAVAILABLE',
   )

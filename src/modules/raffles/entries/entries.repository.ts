@@ -40,6 +40,8 @@ export class TicketsRefused extends Error {
     /** The user already holds as many tickets as `max_entries` allows with these. */
     readonly capped: boolean,
     readonly raffle: RefusedRaffle | null,
+    /** The raffle's points price is no longer the one the entry spent. */
+    readonly priceChanged = false,
   ) {
     super('the raffle took no tickets');
   }
@@ -53,6 +55,9 @@ export class TicketsRefused extends Error {
  * they were the last), and the entry is inserted with its contiguous range from that UPDATE's RETURNING.
  * Sent with COMMIT in one round trip (`TransactionRunner.commitWith`), so when it takes nothing it must
  * fail: `tickets_refused` raises with the cap's verdict and the raffle's state, aborting the transaction.
+ * An entry paid in points names the price per ticket it spent ($14): the raffle row as updated (what
+ * `RETURNING` sees, not the statement's snapshot) must still ask it, or the entry is refused
+ * (`price_changed`), its spend rolled back with it, rather than bought at a price an admin has changed.
  */
 const TAKE_AND_ENTER = keepPlan(`
   WITH cap AS (SELECT (SELECT max_entries FROM raffles WHERE id = $1) AS most),
@@ -76,16 +81,19 @@ const TAKE_AND_ENTER = keepPlan(`
        AND active AND NOT draft AND NOT archived AND NOT closed AND NOT is_drawn
        AND now() >= start_date AND now() < end_date
        AND current_entries + $2 <= total_entries_available
-    RETURNING current_entries, total_entries_available),
+    RETURNING current_entries, total_entries_available, points_required),
   entry AS (
     INSERT INTO raffle_entries (id, raffle_id, user_id, site_id, method, entries_count, ticket_from, ticket_to,
                                 points_spent, payment_transaction_id, created_by, note, ip_address, user_agent)
     SELECT $4, $1, $5, $6, $7, $2, taken.current_entries - $2 + 1, taken.current_entries,
            $8, $9, $10, $11, $12, $13
-      FROM taken
+      FROM taken WHERE $14::integer IS NULL OR taken.points_required = $14::integer
     RETURNING created_at, ticket_from, ticket_to)
   SELECT entry.created_at, entry.ticket_from, entry.ticket_to, taken.total_entries_available
     FROM entry, taken
+  UNION ALL
+  SELECT NULL, NULL, NULL, tickets_refused(jsonb_build_object('price_changed', true))
+    FROM taken WHERE $14::integer IS NOT NULL AND taken.points_required <> $14::integer
   UNION ALL
   SELECT NULL, NULL, NULL, tickets_refused(jsonb_build_object(
            'capped', NOT EXISTS (SELECT 1 FROM capped),
@@ -108,7 +116,11 @@ export class EntriesRepository {
    * raffle's counter, writes the entry and COMMITS the ambient transaction (with whatever it deferred):
    * the caller's last step. Throws `TicketsRefused` (rolled back) when refused.
    */
-  async takeTicketsEnterAndCommit(entry: NewEntry, purchased: number): Promise<EnteredTickets> {
+  async takeTicketsEnterAndCommit(
+    entry: NewEntry,
+    purchased: number,
+    pointsPrice: number | null = null,
+  ): Promise<EnteredTickets> {
     let rows: EnteredTickets[];
     try {
       rows = await this.tx.commitWith<EnteredTickets>(TAKE_AND_ENTER, [
@@ -125,6 +137,7 @@ export class EntriesRepository {
         entry.note,
         entry.ip_address,
         entry.user_agent,
+        pointsPrice,
       ]);
     } catch (error) {
       const cause =
@@ -133,9 +146,17 @@ export class EntriesRepository {
           : {};
       if (cause.code !== 'P0001' || cause.message !== 'TICKETS_REFUSED') throw error;
       const detail = cause.detail
-        ? (JSON.parse(cause.detail) as { capped: boolean; raffle: RawRaffle | null })
-        : { capped: false, raffle: null };
-      throw new TicketsRefused(detail.capped, detail.raffle ? refusedRaffle(detail.raffle) : null);
+        ? (JSON.parse(cause.detail) as {
+            capped?: boolean;
+            raffle?: RawRaffle | null;
+            price_changed?: boolean;
+          })
+        : {};
+      throw new TicketsRefused(
+        detail.capped ?? false,
+        detail.raffle ? refusedRaffle(detail.raffle) : null,
+        detail.price_changed ?? false,
+      );
     }
     return { ...rows[0], created_at: new Date(rows[0].created_at) };
   }

@@ -1,7 +1,13 @@
 import { HttpStatus } from '@nestjs/common';
 import type { EntryMethod } from './entities/raffle-entry.entity.js';
 
-export type EntryRefusal = 'SOLD_OUT' | 'MAX_ENTRIES_REACHED' | 'RAFFLE_CLOSED' | 'RAFFLE_NOT_STARTED';
+export type EntryRefusal =
+  | 'SOLD_OUT'
+  | 'MAX_ENTRIES_REACHED'
+  | 'RAFFLE_CLOSED'
+  | 'RAFFLE_NOT_STARTED'
+  /** An entry in points: the raffle's points price changed while it was being made (nothing spent). */
+  | 'PRICE_CHANGED';
 
 /** The tickets an entry got, from the raffle counter's value after adding them. */
 export function ticketRange(countAfter: number, quantity: number): { from: number; to: number } {
@@ -95,14 +101,17 @@ export const REFUSAL_TEXT: Record<EntryRefusal, string> = {
   MAX_ENTRIES_REACHED: 'This would take you past the most tickets one person may hold in this raffle.',
   RAFFLE_CLOSED: 'This raffle is not open for entries.',
   RAFFLE_NOT_STARTED: 'This raffle has not started yet.',
+  PRICE_CHANGED:
+    'The raffle’s points price changed while you were entering; nothing was spent. Look at it again.',
 };
 
 /**
- * The raffle's state refuses (409: closed, or not started yet, which a retry after the start date
- * fixes); the order itself does not fit (422: sold out, over the buyer's cap).
+ * The raffle's state refuses (409: closed, not started yet, which a retry after the start date fixes, or
+ * a points price changed, as a discount claim's is); the order itself does not fit (422: sold out, over
+ * the buyer's cap).
  */
 export function refusalStatus(refusal: EntryRefusal): HttpStatus {
-  return refusal === 'RAFFLE_CLOSED' || refusal === 'RAFFLE_NOT_STARTED'
+  return refusal === 'RAFFLE_CLOSED' || refusal === 'RAFFLE_NOT_STARTED' || refusal === 'PRICE_CHANGED'
     ? HttpStatus.CONFLICT
     : HttpStatus.UNPROCESSABLE_ENTITY;
 }

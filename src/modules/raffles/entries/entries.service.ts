@@ -25,6 +25,8 @@ export interface EnterRequest {
   entryId?: string;
   paymentTransactionId?: string | null;
   pointsSpent?: number;
+  /** An entry paid in points: the price per ticket it spent, which the raffle must still ask. */
+  pointsPrice?: number;
   createdBy?: string | null;
   note?: string | null;
   meta: Pick<RequestMeta, 'ip' | 'userAgent'>;
@@ -75,10 +77,12 @@ export class EntriesService {
       taken = await this.entries.takeTicketsEnterAndCommit(
         entry,
         countsAsPurchase(req.method) ? req.quantity : 0,
+        req.pointsPrice ?? null,
       );
     } catch (error) {
       if (!(error instanceof TicketsRefused)) throw error;
       // Why, from the statement's own verdict and the raffle as it saw it; the transaction is being rolled back.
+      if (error.priceChanged) return { ok: false, refusal: 'PRICE_CHANGED' };
       if (error.capped) return { ok: false, refusal: 'MAX_ENTRIES_REACHED' };
       const refusal = error.raffle ? refusalOf(error.raffle, req.quantity, new Date()) : 'RAFFLE_CLOSED';
       return { ok: false, refusal };

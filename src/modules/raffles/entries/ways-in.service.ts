@@ -99,6 +99,7 @@ export class WaysInService implements OnModuleInit {
       });
       return this.enterLast(raffle, user.id, user.email, body.quantity, 'points', meta, {
         pointsSpent: cost,
+        pointsPrice: raffle.points_required,
       });
     });
     return this.present(entry, user.id);
@@ -189,7 +190,7 @@ export class WaysInService implements OnModuleInit {
     quantity: number,
     method: EntryMethod,
     meta: RequestMeta,
-    extra: { pointsSpent?: number; createdBy?: string; note?: string | null } = {},
+    extra: { pointsSpent?: number; pointsPrice?: number; createdBy?: string; note?: string | null } = {},
   ): Promise<RaffleEntry> {
     const entryId = randomUUID();
     this.activity.recordLater(
