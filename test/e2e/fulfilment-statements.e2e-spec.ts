@@ -47,11 +47,12 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
     const at = sent.findIndex(isCounterMessage);
     expect(at).toBeGreaterThan(0);
     const last = sent[at].statements;
-    // The counter's statement checks the cap, takes the tickets and hands the range to the entry it
-    // inserts; it travels with the COMMIT, so the row's lock never waits for this process.
+    // The counter's statement reads the entrant as a live account, checks the cap, takes the tickets and
+    // hands the range to the entry it inserts; it travels with the COMMIT, so the row's lock never waits
+    // for this process.
     const counter = last.findIndex((t) => COUNTER.test(t));
     expect(last[counter]).toMatch(
-      /^WITH cap AS \(SELECT \(SELECT max_entries FROM raffles WHERE id = (\$1|'[^']+')\).*capped AS \( ?INSERT INTO raffle_user_entries/i,
+      /^WITH entrant AS MATERIALIZED \(SELECT id FROM users WHERE id = (\$5|'[^']+') AND deleted_at IS NULL FOR KEY SHARE\), cap AS \(SELECT \(SELECT max_entries FROM raffles WHERE id = (\$1|'[^']+')\).*capped AS \( ?INSERT INTO raffle_user_entries/i,
     );
     expect(last[counter]).toMatch(/INSERT INTO raffle_entries/i);
     expect(last.slice(counter + 1)).toEqual(['COMMIT']);

@@ -2,7 +2,14 @@ import { api } from '../support/api';
 import { makeUser, type MadeUser, pointsOf } from '../support/factories';
 import { whileHeld } from '../support/held-rows';
 import { codeBody, makeBrand } from '../support/discounts';
-import { raffleOn, startPaymentsWorld, stopPaymentsWorld, type PaymentsWorld } from '../support/payments';
+import {
+  confirm,
+  orderAsUser,
+  raffleOn,
+  startPaymentsWorld,
+  stopPaymentsWorld,
+  type PaymentsWorld,
+} from '../support/payments';
 
 const onPostgres = !!process.env.TEST_DATABASE_URL;
 const pgIt = onPostgres ? it : it.skip;
@@ -134,6 +141,64 @@ describe('changes committed while a request is in flight', () => {
         .post(`/raffles/${raffle.id}/entries`, { method: 'points', quantity: 1 })
         .expect(201);
       expect(await pointsOf(w.t, member.user.id)).toBe(0);
+    });
+  });
+
+  describe('an account erased while it enters', () => {
+    const standing = (raffleId: string, userId: string) =>
+      w.t.db.query(
+        `SELECT id FROM raffle_entries WHERE raffle_id = $1 AND user_id = $2 AND voided_at IS NULL`,
+        [raffleId, userId],
+      );
+
+    pgIt('an entry in points in flight when the erasure commits is refused: no standing entry', async () => {
+      const raffle = await raffleOn(w, { points_required: 10 });
+      const member = await makeUser(w.t, w.site);
+      await give(member, 10);
+      const [sql, params] = balanceHeld(member);
+      let deletion = 0;
+      const res = await whileHeld(
+        sql,
+        [...params],
+        () =>
+          api(w.t.app)
+            .as(member.token)
+            .post(`/raffles/${raffle.id}/entries`, { method: 'points', quantity: 1 })
+            .then((r) => r),
+        async () => {
+          deletion = (await api(w.t.app).as(w.admin.token).delete(`/admin/users/${member.user.id}`)).status;
+        },
+      );
+      expect({ deletion, entry: res.status, code: (res.body as { code?: string }).code }).toEqual({
+        deletion: 204,
+        entry: 409,
+        code: 'ACCOUNT_DELETED',
+      });
+      expect(await standing(raffle.id, member.user.id)).toEqual([]);
+    });
+
+    it('a raffle order paid after its buyer was erased enters nothing and is refunded whole', async () => {
+      const raffle = await raffleOn(w);
+      const member = await makeUser(w.t, w.site);
+      const order = await orderAsUser(w, member.token, raffle.item_id, { quantity: 2 });
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      await api(w.t.app).as(w.admin.token).delete(`/admin/users/${member.user.id}`).expect(204);
+
+      const res = await confirm(w, order.order_id);
+      expect({ status: res.status, code: (res.body as { error_code?: string }).error_code }).toEqual({
+        status: 409,
+        code: 'ACCOUNT_DELETED',
+      });
+      expect(await standing(raffle.id, member.user.id)).toEqual([]);
+      await w.t.drain();
+      const [p] = await w.t.db.query(
+        `SELECT status, fulfilment, refunded_cents, amount_cents FROM payment_transactions WHERE id = $1`,
+        [order.order_id],
+      );
+      expect(p).toMatchObject({ fulfilment: 'refunded_unfillable' });
+      expect((p as { refunded_cents: number }).refunded_cents).toBe(
+        (p as { amount_cents: number }).amount_cents,
+      );
     });
   });
 });

@@ -8558,9 +8558,9 @@ export interface operations {
         };
       };
       /**
-       * @description `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries.
+       * @description `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries.<br>`ACCOUNT_DELETED`: This account has been deleted; it cannot enter raffles.
        *
-       *     `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries.<br>`IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly.
+       *     `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries.<br>`ACCOUNT_DELETED`: This account has been deleted; it cannot enter raffles.<br>`IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly.
        */
       409: {
         headers: {
@@ -9427,9 +9427,9 @@ export interface operations {
         };
       };
       /**
-       * @description `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries.<br>`ALREADY_ENTERED_FREE`: You have already taken the free entry into this raffle.<br>`PRICE_CHANGED`: The code’s price changed while it was being claimed; nothing was spent. Look at it again.
+       * @description `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries.<br>`ALREADY_ENTERED_FREE`: You have already taken the free entry into this raffle.<br>`PRICE_CHANGED`: The code’s price changed while it was being claimed; nothing was spent. Look at it again.<br>`ACCOUNT_DELETED`: This account has been deleted; it cannot enter raffles.
        *
-       *     `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries.<br>`ALREADY_ENTERED_FREE`: You have already taken the free entry into this raffle.<br>`PRICE_CHANGED`: The code’s price changed while it was being claimed; nothing was spent. Look at it again.<br>`IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly.
+       *     `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries.<br>`ALREADY_ENTERED_FREE`: You have already taken the free entry into this raffle.<br>`PRICE_CHANGED`: The code’s price changed while it was being claimed; nothing was spent. Look at it again.<br>`ACCOUNT_DELETED`: This account has been deleted; it cannot enter raffles.<br>`IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly.
        */
       409: {
         headers: {

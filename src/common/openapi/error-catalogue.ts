@@ -78,6 +78,7 @@ export const ERROR_CATALOGUE = {
   NOT_PUBLISHED: { status: 409, detail: 'A draft cannot be closed.' },
   NOT_REFUNDABLE: { status: 409, detail: 'A pending payment cannot be refunded.' },
   RAFFLE_CLOSED: { status: 409, detail: 'This raffle is not open for entries.' },
+  ACCOUNT_DELETED: { status: 409, detail: 'This account has been deleted; it cannot enter raffles.' },
   ALREADY_CANCELLED: { status: 409, detail: 'This membership is already cancelled.' },
   ALREADY_ENDING: {
     status: 409,

@@ -90,7 +90,7 @@ export class OrdersController {
     },
   })
   @ApiOkResponse({ type: GatewayOneOrderResultDto })
-  @ApiErrors(...ORDER_ERRORS, 'SOLD_OUT', 'PAYMENT_DECLINED', 'PRODUCT_NOT_AVAILABLE')
+  @ApiErrors(...ORDER_ERRORS, 'SOLD_OUT', 'PAYMENT_DECLINED', 'PRODUCT_NOT_AVAILABLE', 'ACCOUNT_DELETED')
   async gatewayOneCreateOrder(
     @Body() body: GatewayOneOrderDto,
     @CurrentUser() caller: AuthUser | undefined,

@@ -45,6 +45,7 @@ export class EntriesController {
     'INSUFFICIENT_POINTS',
     'POINTS_NOT_ACCEPTED',
     'PRICE_CHANGED',
+    'ACCOUNT_DELETED',
     'FREE_ENTRY_NOT_OFFERED',
     'CREDITS_UNAVAILABLE',
   )

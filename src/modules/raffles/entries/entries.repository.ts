@@ -42,6 +42,8 @@ export class TicketsRefused extends Error {
     readonly raffle: RefusedRaffle | null,
     /** The raffle's points price is no longer the one the entry spent. */
     readonly priceChanged = false,
+    /** The entrant's account was erased (before this entry, or while it was being made). */
+    readonly entrantGone = false,
   ) {
     super('the raffle took no tickets');
   }
@@ -55,15 +57,20 @@ export class TicketsRefused extends Error {
  * they were the last), and the entry is inserted with its contiguous range from that UPDATE's RETURNING.
  * Sent with COMMIT in one round trip (`TransactionRunner.commitWith`), so when it takes nothing it must
  * fail: `tickets_refused` raises with the cap's verdict and the raffle's state, aborting the transaction.
+ * The entrant's row is read first, locked `FOR KEY SHARE` (as the entry's foreign key locks it, only
+ * earlier): an account erased before this statement, or while it waited on the row, holds no entry
+ * (`entrant_gone`), and an erasure that comes after waits for this commit and then voids what it finds.
  * An entry paid in points names the price per ticket it spent ($14): the raffle row as updated (what
  * `RETURNING` sees, not the statement's snapshot) must still ask it, or the entry is refused
  * (`price_changed`), its spend rolled back with it, rather than bought at a price an admin has changed.
  */
 const TAKE_AND_ENTER = keepPlan(`
-  WITH cap AS (SELECT (SELECT max_entries FROM raffles WHERE id = $1) AS most),
+  WITH entrant AS MATERIALIZED (SELECT id FROM users WHERE id = $5 AND deleted_at IS NULL FOR KEY SHARE),
+  cap AS (SELECT (SELECT max_entries FROM raffles WHERE id = $1) AS most),
   capped AS (
     INSERT INTO raffle_user_entries (raffle_id, user_id, entries_count)
-    SELECT $1, $5, $2 FROM cap WHERE cap.most IS NULL OR $2 <= cap.most
+    SELECT $1, $5, $2 FROM cap
+     WHERE (cap.most IS NULL OR $2 <= cap.most) AND EXISTS (SELECT 1 FROM entrant)
     ON CONFLICT (raffle_id, user_id) DO UPDATE
       SET entries_count = raffle_user_entries.entries_count + EXCLUDED.entries_count
       WHERE (SELECT most FROM cap) IS NULL
@@ -96,6 +103,7 @@ const TAKE_AND_ENTER = keepPlan(`
     FROM taken WHERE $14::integer IS NOT NULL AND taken.points_required <> $14::integer
   UNION ALL
   SELECT NULL, NULL, NULL, tickets_refused(jsonb_build_object(
+           'entrant_gone', NOT EXISTS (SELECT 1 FROM entrant),
            'capped', NOT EXISTS (SELECT 1 FROM capped),
            'raffle', (SELECT to_jsonb(r) FROM (SELECT active, draft, archived, closed, is_drawn, start_date, end_date,
                                                        current_entries, total_entries_available
@@ -150,12 +158,14 @@ export class EntriesRepository {
             capped?: boolean;
             raffle?: RawRaffle | null;
             price_changed?: boolean;
+            entrant_gone?: boolean;
           })
         : {};
       throw new TicketsRefused(
         detail.capped ?? false,
         detail.raffle ? refusedRaffle(detail.raffle) : null,
         detail.price_changed ?? false,
+        detail.entrant_gone ?? false,
       );
     }
     return { ...rows[0], created_at: new Date(rows[0].created_at) };

@@ -7,7 +7,9 @@ export type EntryRefusal =
   | 'RAFFLE_CLOSED'
   | 'RAFFLE_NOT_STARTED'
   /** An entry in points: the raffle's points price changed while it was being made (nothing spent). */
-  | 'PRICE_CHANGED';
+  | 'PRICE_CHANGED'
+  /** The entrant's account was erased: it holds no entry (a paid order is refunded whole). */
+  | 'ACCOUNT_DELETED';
 
 /** The tickets an entry got, from the raffle counter's value after adding them. */
 export function ticketRange(countAfter: number, quantity: number): { from: number; to: number } {
@@ -103,17 +105,17 @@ export const REFUSAL_TEXT: Record<EntryRefusal, string> = {
   RAFFLE_NOT_STARTED: 'This raffle has not started yet.',
   PRICE_CHANGED:
     'The raffle’s points price changed while you were entering; nothing was spent. Look at it again.',
+  ACCOUNT_DELETED: 'This account has been deleted; it cannot enter raffles.',
 };
 
 /**
- * The raffle's state refuses (409: closed, not started yet, which a retry after the start date fixes, or
- * a points price changed, as a discount claim's is); the order itself does not fit (422: sold out, over
- * the buyer's cap).
+ * The raffle's state refuses (409: closed, not started yet, which a retry after the start date fixes, a
+ * points price changed, as a discount claim's is, or the entrant's account erased); the order itself does
+ * not fit (422: sold out, over the buyer's cap).
  */
 export function refusalStatus(refusal: EntryRefusal): HttpStatus {
-  return refusal === 'RAFFLE_CLOSED' || refusal === 'RAFFLE_NOT_STARTED' || refusal === 'PRICE_CHANGED'
-    ? HttpStatus.CONFLICT
-    : HttpStatus.UNPROCESSABLE_ENTITY;
+  const state: EntryRefusal[] = ['RAFFLE_CLOSED', 'RAFFLE_NOT_STARTED', 'PRICE_CHANGED', 'ACCOUNT_DELETED'];
+  return state.includes(refusal) ? HttpStatus.CONFLICT : HttpStatus.UNPROCESSABLE_ENTITY;
 }
 
 /** The refusal in words, saying when a raffle that has not started opens. */

@@ -82,6 +82,7 @@ export class EntriesService {
     } catch (error) {
       if (!(error instanceof TicketsRefused)) throw error;
       // Why, from the statement's own verdict and the raffle as it saw it; the transaction is being rolled back.
+      if (error.entrantGone) return { ok: false, refusal: 'ACCOUNT_DELETED' };
       if (error.priceChanged) return { ok: false, refusal: 'PRICE_CHANGED' };
       if (error.capped) return { ok: false, refusal: 'MAX_ENTRIES_REACHED' };
       const refusal = error.raffle ? refusalOf(error.raffle, req.quantity, new Date()) : 'RAFFLE_CLOSED';
