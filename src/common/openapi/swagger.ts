@@ -122,6 +122,10 @@ const START_HERE = `Multi-site back end for memberships, prize draws and rewards
    e-mails within a second or two: \`GET /admin/outbox\` lists them, \`GET /payments/{id}\` with the
    \`order_id\` shows the payment.
 
+A request acts on one site: the \`site_id\` it names (in the path, the query or the body) or its \`X-Site-Id\`
+header, else the token's; a request naming two different sites is refused (400), and an admin naming another
+site than its token's gets 403. A password reset ends every session of the account, its access tokens too.
+
 Every request example works on a fresh sandbox when tried in this order; where one needs an id an earlier
 answer gave (\`{id}\`, \`user_id\`, \`discount_brand_id\`…), its description says which.
 
