@@ -34,18 +34,22 @@ describe('changes committed while a request is in flight', () => {
       .as(w.admin.token)
       .post('/admin/rewards/adjust', { user_id: user.user.id, amount, reason: 'Points to play with' })
       .expect(201);
-  const balanceHeld = (member: MadeUser) =>
-    [`SELECT 1 FROM rewards_balances WHERE user_id = $1 FOR UPDATE`, [member.user.id]] as const;
+  /** `request` by the member while their balance row is held: `during` commits before it goes on. */
+  const whileBalanceHeld = <T>(member: MadeUser, request: () => Promise<T>, during: () => Promise<void>) =>
+    whileHeld(
+      `SELECT 1 FROM rewards_balances WHERE user_id = $1 FOR UPDATE`,
+      [member.user.id],
+      request,
+      during,
+    );
 
   describe('a discount code withdrawn while it is being claimed', () => {
     const makeCode = async (extra: object = {}): Promise<string> =>
       (await api(w.t.app).as(w.admin.token).post('/discount-codes', codeBody(brandId, extra)).expect(201))
         .body.id as string;
     const claimWhile = async (member: MadeUser, id: string, during: () => Promise<void>) => {
-      const [sql, params] = balanceHeld(member);
-      const res = await whileHeld(
-        sql,
-        [...params],
+      const res = await whileBalanceHeld(
+        member,
         () =>
           api(w.t.app)
             .as(member.token)
@@ -84,10 +88,8 @@ describe('changes committed while a request is in flight', () => {
 
   describe('a raffle’s points price changed while a member enters with points', () => {
     const enterWhile = async (member: MadeUser, raffleId: string, during: () => Promise<void>) => {
-      const [sql, params] = balanceHeld(member);
-      const res = await whileHeld(
-        sql,
-        [...params],
+      const res = await whileBalanceHeld(
+        member,
         () =>
           api(w.t.app)
             .as(member.token)
@@ -155,11 +157,9 @@ describe('changes committed while a request is in flight', () => {
       const raffle = await raffleOn(w, { points_required: 10 });
       const member = await makeUser(w.t, w.site);
       await give(member, 10);
-      const [sql, params] = balanceHeld(member);
       let deletion = 0;
-      const res = await whileHeld(
-        sql,
-        [...params],
+      const res = await whileBalanceHeld(
+        member,
         () =>
           api(w.t.app)
             .as(member.token)
