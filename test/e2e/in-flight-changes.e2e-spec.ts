@@ -1,6 +1,7 @@
 import { api } from '../support/api';
 import { makeUser, type MadeUser, pointsOf } from '../support/factories';
-import { whileHeld } from '../support/held-rows';
+import { Client } from 'pg';
+import { untilSomeoneWaits, untilWaiting, whileHeld } from '../support/held-rows';
 import { codeBody, makeBrand } from '../support/discounts';
 import {
   confirm,
@@ -176,6 +177,43 @@ describe('changes committed while a request is in flight', () => {
       });
       expect(await standing(raffle.id, member.user.id)).toEqual([]);
     });
+
+    pgIt(
+      'an erasure that comes while an entry is taking its tickets waits for it, then voids it',
+      async () => {
+        const raffle = await raffleOn(w, { points_required: 10 });
+        const member = await makeUser(w.t, w.site);
+        await give(member, 10);
+        // The raffle's row is held: the entry reaches its counter statement and waits there, holding its entrant's
+        // row (`FOR KEY SHARE`: its earlier writes' foreign keys took it, and the counter statement reads it so).
+        const holder = new Client({ connectionString: process.env.E2E_DATABASE_URL });
+        await holder.connect();
+        let entry: Promise<number>;
+        let deletion: Promise<number>;
+        try {
+          await holder.query('BEGIN');
+          await holder.query(`SELECT 1 FROM raffles WHERE id = $1 FOR UPDATE`, [raffle.id]);
+          entry = api(w.t.app)
+            .as(member.token)
+            .post(`/raffles/${raffle.id}/entries`, { method: 'points', quantity: 1 })
+            .then((r) => r.status);
+          await untilSomeoneWaits(holder);
+          deletion = api(w.t.app)
+            .as(w.admin.token)
+            .delete(`/admin/users/${member.user.id}`)
+            .then((r) => r.status);
+          await untilWaiting(holder, 2); // the erasure waits for the entrant's row
+          await holder.query('COMMIT');
+        } finally {
+          await holder.end();
+        }
+        expect({ entry: await entry!, deletion: await deletion! }).toEqual({ entry: 201, deletion: 204 });
+        const [row] = await w.t.db.query(`SELECT void_reason FROM raffle_entries WHERE raffle_id = $1`, [
+          raffle.id,
+        ]);
+        expect(row).toEqual({ void_reason: 'account_deleted' });
+      },
+    );
 
     it('a raffle order paid after its buyer was erased enters nothing and is refunded whole', async () => {
       const raffle = await raffleOn(w);
