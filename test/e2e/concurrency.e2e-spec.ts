@@ -1,5 +1,5 @@
 import { api } from '../support/api';
-import { makeUser, type MadeUser, pointsOf } from '../support/factories';
+import { makeUser, type MadeUser, pointsOf, givePoints } from '../support/factories';
 import {
   confirm,
   orderAsUser,
@@ -23,12 +23,7 @@ describe('the headline rules hold under concurrency', () => {
     await stopPaymentsWorld(w);
   });
 
-  const give = async (u: MadeUser, amount: number): Promise<void> => {
-    await api(w.t.app)
-      .as(w.admin.token)
-      .post('/admin/rewards/adjust', { user_id: u.user.id, amount, reason: 'Points to play with' })
-      .expect(201);
-  };
+  const give = (u: MadeUser, amount: number) => givePoints(w.t, w.admin.token, u, amount);
   const enterWithPoints = (u: MadeUser, raffleId: string, quantity: number) =>
     api(w.t.app).as(u.token).post(`/raffles/${raffleId}/entries`, { method: 'points', quantity });
   const balance = (u: MadeUser): Promise<number> => pointsOf(w.t, u.user.id);

@@ -1,5 +1,5 @@
 import { api } from '../support/api';
-import { makeUser, type MadeUser, pointsOf } from '../support/factories';
+import { makeUser, type MadeUser, pointsOf, givePoints } from '../support/factories';
 import { Client } from 'pg';
 import { untilSomeoneWaits, untilWaiting, whileHeld } from '../support/held-rows';
 import { codeBody, makeBrand } from '../support/discounts';
@@ -30,11 +30,7 @@ describe('changes committed while a request is in flight', () => {
   });
   afterAll(() => stopPaymentsWorld(w));
 
-  const give = (user: MadeUser, amount: number) =>
-    api(w.t.app)
-      .as(w.admin.token)
-      .post('/admin/rewards/adjust', { user_id: user.user.id, amount, reason: 'Points to play with' })
-      .expect(201);
+  const give = (user: MadeUser, amount: number) => givePoints(w.t, w.admin.token, user, amount);
   /** `request` by the member while their balance row is held: `during` commits before it goes on. */
   const whileBalanceHeld = <T>(member: MadeUser, request: () => Promise<T>, during: () => Promise<void>) =>
     whileHeld(

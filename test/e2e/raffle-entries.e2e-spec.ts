@@ -1,6 +1,6 @@
 import { api } from '../support/api';
 import { createTestApp, type TestApp } from '../support/app';
-import { makeSite, makeUser, type MadeUser, pointsOf } from '../support/factories';
+import { makeSite, makeUser, type MadeUser, pointsOf, givePoints } from '../support/factories';
 import { days, makeDraft, makePublished } from '../support/raffles';
 
 const ENTRY_FIELDS = [
@@ -40,12 +40,7 @@ describe('entering a raffle without paying: points, the free route and postal en
   });
 
   const raffle = (over: Record<string, unknown> = {}) => makePublished(t, admin.token, over);
-  const give = async (u: MadeUser, amount: number): Promise<void> => {
-    await api(t.app)
-      .as(admin.token)
-      .post('/admin/rewards/adjust', { user_id: u.user.id, amount, reason: 'Welcome points' })
-      .expect(201);
-  };
+  const give = (u: MadeUser, amount: number) => givePoints(t, admin.token, u, amount, 'Welcome points');
   const enter = (u: MadeUser, raffleId: string, body: Record<string, unknown>) =>
     api(t.app).as(u.token).post(`/raffles/${raffleId}/entries`, body).set('User-Agent', 'entries-e2e/1.0');
   const postal = (token: string, raffleId: string, body: Record<string, unknown>) =>

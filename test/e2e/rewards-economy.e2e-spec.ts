@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { api } from '../support/api';
 import { bulkBody, codeBody, makeBrand } from '../support/discounts';
-import { DEFAULT_PASSWORD, makeUser, type MadeUser, pointsOf, uid } from '../support/factories';
+import { DEFAULT_PASSWORD, makeUser, type MadeUser, pointsOf, uid, givePoints } from '../support/factories';
 import { untilSomeoneWaits } from '../support/held-rows';
 import {
   confirm,
@@ -25,11 +25,7 @@ describe('rewards economy (issue 12)', () => {
   });
   afterAll(() => stopPaymentsWorld(w));
 
-  const give = (user: MadeUser, amount: number) =>
-    api(w.t.app)
-      .as(w.admin.token)
-      .post('/admin/rewards/adjust', { user_id: user.user.id, amount, reason: 'Points to play with' })
-      .expect(201);
+  const give = (user: MadeUser, amount: number) => givePoints(w.t, w.admin.token, user, amount);
   const makeCode = async (extra: object = {}): Promise<string> =>
     (await api(w.t.app).as(w.admin.token).post('/discount-codes', codeBody(brandId, extra)).expect(201)).body
       .id as string;

@@ -5,6 +5,7 @@ import { SessionService } from '#app/modules/auth/session.service.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import type { User } from '#app/modules/users/entities/user.entity.js';
+import { api } from './api';
 import type { TestApp } from './app';
 
 export const DEFAULT_PASSWORD = 'a-Long-enough-pass-7391';
@@ -83,4 +84,18 @@ export async function pointsOf(t: TestApp, userId: string): Promise<number> {
     [userId],
   );
   return rows[0]?.current_points ?? 0;
+}
+
+/** Points a site's admin gives the user (`POST /admin/rewards/adjust`), as a member would first get some. */
+export async function givePoints(
+  t: TestApp,
+  adminToken: string,
+  user: MadeUser,
+  amount: number,
+  reason = 'Points to play with',
+): Promise<void> {
+  await api(t.app)
+    .as(adminToken)
+    .post('/admin/rewards/adjust', { user_id: user.user.id, amount, reason })
+    .expect(201);
 }

@@ -32,7 +32,7 @@ export function siteSources(req: {
 export type SiteScope =
   | { ok: true; siteId: string | undefined }
   | { ok: false; why: 'other-site' }
-  | { ok: false; why: 'two-sites'; sites: [string, string] };
+  | { ok: false; why: 'two-sites' };
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.length > 0 ? value : undefined;
@@ -61,8 +61,7 @@ export function namedSite(sources: SiteSources): string | undefined {
  */
 export function resolveSite(sources: SiteSources, user: AuthUser | undefined): SiteScope {
   const named = namedSites(sources);
-  const other = named.find((site) => site !== named[0]);
-  if (other !== undefined) return { ok: false, why: 'two-sites', sites: [named[0], other] };
+  if (named.some((site) => site !== named[0])) return { ok: false, why: 'two-sites' };
   if (!user) return { ok: true, siteId: named[0] };
   if (named.length && named[0] !== user.siteId && user.role !== 'superadmin')
     return { ok: false, why: 'other-site' };

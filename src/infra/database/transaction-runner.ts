@@ -187,6 +187,14 @@ export class TransactionRunner implements OnModuleInit {
   }
 
   /**
+   * Takes the advisory lock `key` until the ambient transaction ends (`manager`'s, when given): what two
+   * transactions decide from rows that may not exist yet (a count, "has any") takes turns on it.
+   */
+  async lockUntilEnd(key: string, manager: EntityManager = this.manager): Promise<void> {
+    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [key]);
+  }
+
+  /**
    * Runs `work` while this process holds the session advisory lock `key` on a pool connection of its
    * own, so that instances sharing the database do it one at a time (start-up chores). `work` may use
    * any connection. PGlite is one session, where the lock excludes nothing: there each statement runs

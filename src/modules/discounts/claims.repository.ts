@@ -6,9 +6,11 @@ import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
  * Why the claim's last statement refused it: no use left, a price other than the one spent, or the code
  * deleted or switched off since the claim read it.
  */
-export type ClaimRefusal = 'CODE_USED_UP' | 'PRICE_CHANGED' | 'CODE_WITHDRAWN';
+const REFUSALS = ['CODE_USED_UP', 'PRICE_CHANGED', 'CODE_WITHDRAWN'] as const;
+export type ClaimRefusal = (typeof REFUSALS)[number];
 
-const REFUSALS: readonly string[] = ['CODE_USED_UP', 'PRICE_CHANGED', 'CODE_WITHDRAWN'];
+const isRefusal = (detail: string | undefined): detail is ClaimRefusal =>
+  (REFUSALS as readonly string[]).includes(detail ?? '');
 
 /** The claim's last statement refused: the transaction was rolled back. */
 export class ClaimRefused extends Error {
@@ -123,9 +125,7 @@ export class ClaimsRepository {
           ? (error.driverError as { code?: string; message?: string; detail?: string })
           : {};
       if (cause.code === 'P0001' && cause.message === 'CLAIM_REFUSED')
-        throw new ClaimRefused(
-          REFUSALS.includes(cause.detail ?? '') ? (cause.detail as ClaimRefusal) : 'CODE_USED_UP',
-        );
+        throw new ClaimRefused(isRefusal(cause.detail) ? cause.detail : 'CODE_USED_UP');
       throw error;
     }
   }

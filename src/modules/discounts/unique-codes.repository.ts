@@ -27,9 +27,7 @@ export class UniqueCodesRepository {
    * the inserts of two concurrent requests cannot interleave (nor deadlock on each other's codes).
    */
   async lockSiteForGeneration(siteId: string, manager: EntityManager): Promise<void> {
-    await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-      `discount_unique_codes:${siteId}`,
-    ]);
+    await this.tx.lockUntilEnd(`discount_unique_codes:${siteId}`, manager);
   }
 
   /**

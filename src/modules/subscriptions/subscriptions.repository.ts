@@ -65,9 +65,7 @@ export class SubscriptionsRepository {
 
   /** Takes the member's turn to start a membership on the site, until the transaction ends. */
   async lockMemberStarts(siteId: string, userId: string): Promise<void> {
-    await this.tx.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-      `subscription-start:${siteId}:${userId}`,
-    ]);
+    await this.tx.lockUntilEnd(`subscription-start:${siteId}:${userId}`);
   }
 
   async findById(id: string): Promise<SubscriptionRow | null> {
