@@ -504,10 +504,15 @@ describe('OWASP API Security Top 10 (2023): attacks held', () => {
       await api(w.t.app)
         .post('/auth/password-set/confirm', { token: resetToken, password: newPassword })
         .expect(200);
+      // The reset ended every session, the magic link's too: the member signs in again.
+      await api(w.t.app).as(verified.body.access_token).get('/users/me').expect(401);
+      const again = await api(w.t.app)
+        .post('/auth/login', { email, password: newPassword, site_id: w.site })
+        .expect(200);
 
       // A paid purchase, settled by the gateway's webhook.
       const r = await raffleOn(w);
-      const order = await orderAsUser(w, verified.body.access_token as string, r.item_id);
+      const order = await orderAsUser(w, again.body.access_token as string, r.item_id);
       w.fakes.gatewayOne.complete(order.checkout_id);
       expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id)).toBe(200);
       await w.t.drain();
@@ -552,6 +557,8 @@ describe('OWASP API Security Top 10 (2023): attacks held', () => {
         login_refresh_token: login.body.refresh_token as string,
         refreshed_refresh_token: refreshed.body.refresh_token as string,
         magic_access_token: verified.body.access_token as string,
+        again_access_token: again.body.access_token as string,
+        again_refresh_token: again.body.refresh_token as string,
         resetToken,
         magicToken,
         gatewayone_webhook_key: config.gatewayOne!.webhookKey,

@@ -14,6 +14,8 @@ export interface AccessTokenClaims {
   site_id: string;
   role: string;
   jti: string;
+  /** When the token was issued, in milliseconds: sessions ended in the same second still end it. */
+  iat_ms?: number;
   /** Set by the signer: when the token was issued, in whole seconds. */
   iat?: number;
 }
@@ -49,7 +51,7 @@ export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
   async validate(claims: AccessTokenClaims): Promise<AuthUser | false> {
     if (typeof claims.sub !== 'string' || typeof claims.jti !== 'string') return false;
     const user = await this.users.findActiveForToken(claims.sub);
-    if (!user || issuedBeforeSessionsEnded(claims.iat, user.sessions_valid_from)) return false;
+    if (!user || issuedBeforeSessionsEnded(claims, user.sessions_valid_from)) return false;
     return { id: user.id, siteId: user.site_id, role: user.role, email: user.email, jti: claims.jti };
   }
 }

@@ -35,6 +35,7 @@ export class SessionService {
       site_id: user.site_id,
       role: user.role,
       jti: randomUUID(),
+      iat_ms: Date.now(),
     };
     const access_token = await this.jwt.signAsync(claims, {
       algorithm: 'HS256',
