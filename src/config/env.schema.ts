@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import {
+  IsEmail,
   IsIn,
   IsInt,
   IsOptional,
@@ -81,8 +82,9 @@ export class EnvSchema {
   @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
   REDIS_URL?: string;
 
+  // As the sign-in form takes it: an address it refuses would make a superadmin nobody can sign in as.
   @IsOptional()
-  @IsString()
+  @IsEmail({}, { message: 'ADMIN_EMAIL must be an e-mail address' })
   ADMIN_EMAIL?: string;
 
   @ValidateIf((env: EnvSchema) => env.ADMIN_EMAIL !== undefined)

@@ -64,6 +64,7 @@ describe('configuration is validated once, at start-up', () => {
     [{ JWT_SECRET: 'short' }, 'JWT_SECRET'],
     [{ MAIL_TRANSPORT: 'carrier-pigeon' }, 'MAIL_TRANSPORT'],
     [{ ADMIN_EMAIL: 'a@example.com' }, 'ADMIN_PASSWORD'],
+    [{ ADMIN_EMAIL: 'admin@localhost', ADMIN_PASSWORD: 'a-long-admin-password' }, 'ADMIN_EMAIL'],
     [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'],
   ])('stops with a message naming the bad variable: %j', (env, name) => {
     expect(() => loadConfig({ DATA_DIR: dataDir(), ...env })).toThrow(new RegExp(name));

@@ -144,6 +144,47 @@ describe('website forms that become members (issue 14)', () => {
       expect(await usersWith(email)).toHaveLength(0);
     });
 
+    it('takes an address sign-in would refuse (a stray comma, two addresses) as none (422): no member, no e-mail', async () => {
+      const clean = `comma-${n}-${randomBytes(3).toString('hex')}@example.com`;
+      for (const typed of [`${clean},`, `eve,${clean}`, `${clean}; eve@example.com`]) {
+        const refused = await replay(submission(typed)).expect(422);
+        expect([typed, refused.body.code]).toEqual([typed, 'SUBMISSION_WITHOUT_EMAIL']);
+      }
+      expect(
+        await t.db.query(`SELECT email FROM users WHERE site_id = $1 AND email LIKE $2`, [
+          site,
+          `%${clean}%`,
+        ]),
+      ).toEqual([]);
+      await t.drain();
+      expect(t.smtp.to(clean)).toEqual([]);
+    });
+
+    it('records a new member’s marketing choice with its time, as registration does', async () => {
+      const email = `consent-${n}-${randomBytes(3).toString('hex')}@example.com`;
+      const before = new Date();
+      const made = await replay(submission(email, { Newsletter: 'on' })).expect(200);
+      const [user] = await t.db.query<Array<{ marketing_consent: boolean; consent_given_at: Date | null }>>(
+        `SELECT marketing_consent, consent_given_at FROM users WHERE id = $1`,
+        [made.body.user_id],
+      );
+      expect(user.marketing_consent).toBe(true);
+      expect(user.consent_given_at!.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1_000);
+      const [registered] = await t.db.query<Array<{ metadata: Record<string, unknown> }>>(
+        `SELECT metadata FROM activity_logs WHERE user_id = $1 AND activity_type = 'register'`,
+        [made.body.user_id],
+      );
+      expect(registered.metadata).toMatchObject({ marketing_consent: true });
+
+      // A form that does not ask records no choice.
+      const silent = await replay(submission(`silent-${email}`)).expect(200);
+      const [quiet] = await t.db.query<Array<{ marketing_consent: boolean; consent_given_at: Date | null }>>(
+        `SELECT marketing_consent, consent_given_at FROM users WHERE id = $1`,
+        [silent.body.user_id],
+      );
+      expect(quiet).toEqual({ marketing_consent: false, consent_given_at: null });
+    });
+
     it('makes one member of two submissions for the same new address replayed at once', async () => {
       for (let round = 0; round < 5; round++) {
         const email = `together-${round}-${n}@example.com`;

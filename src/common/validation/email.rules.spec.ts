@@ -1,5 +1,5 @@
 import { normalizedEmail } from '../email-address.js';
-import { emailProblem, fitsEmailColumns, isReservedEmailDomain } from './email.rules.js';
+import { emailProblem, fitsEmailColumns, isAcceptedEmail, isReservedEmailDomain } from './email.rules.js';
 
 const I = '\u0130'; // LATIN CAPITAL LETTER I WITH DOT ABOVE: lower-cases to two UTF-16 units
 
@@ -39,5 +39,24 @@ describe('why an address cannot be taken', () => {
     expect(emailProblem('jane@example.com')).toBeUndefined();
     expect(emailProblem(`${I.repeat(150)}@example.com`)).toContain('254');
     expect(emailProblem('jane@deleted.invalid')).toContain('.invalid');
+  });
+});
+
+describe('an address taken other than through a DTO (a website form, another feature)', () => {
+  it('is held to what the API’s e-mail fields take', () => {
+    expect(isAcceptedEmail('sam@example.com')).toBe(true);
+    expect(isAcceptedEmail('Sam.O+news@Example.co.uk')).toBe(true);
+  });
+
+  it('refuses what sign-in would refuse: stray punctuation, several addresses, no domain, a reserved one', () => {
+    for (const email of [
+      'sam@example.com,',
+      'eve,victim@example.com',
+      'sam@example.com; eve@example.com',
+      '<sam@example.com>',
+      'sam@localhost',
+      'deleted-0b6f@deleted.invalid',
+    ])
+      expect([email, isAcceptedEmail(email)]).toEqual([email, false]);
   });
 });

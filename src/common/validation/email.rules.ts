@@ -1,3 +1,4 @@
+import { isEmail } from 'class-validator';
 import { EMAIL_MAX_LENGTH } from '#app/common/column-limits.js';
 import { normalizedEmail } from '#app/common/email-address.js';
 
@@ -30,4 +31,14 @@ export function emailProblem(email: string): string | undefined {
   if (isReservedEmailDomain(email))
     return 'must not be in the reserved .invalid domain (RFC 2606), where no mailbox can be';
   return undefined;
+}
+
+/**
+ * Whether an address that came in other than through a DTO (a website form, an account made by another
+ * feature) is one the API's `Email()` fields take: the same format check (class-validator's `isEmail`, as the
+ * decorator runs it) and `emailProblem`. An address one of them refuses would make an account nobody can sign
+ * in to: registration, login and reset all refuse it.
+ */
+export function isAcceptedEmail(email: string): boolean {
+  return isEmail(email) && !emailProblem(email);
 }

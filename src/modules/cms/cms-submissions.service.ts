@@ -91,8 +91,10 @@ export class CmsSubmissionsService {
             role: 'user',
             signup_source: 'cms',
             password_hash: null,
+            // When the form asks, its answer is the member's choice, recorded with its time (DESIGN §3), as
+            // registration records it.
             ...(person.accepts_marketing !== undefined
-              ? { marketing_consent: person.accepts_marketing }
+              ? { marketing_consent: person.accepts_marketing, consent_given_at: new Date() }
               : {}),
           },
           manager,
@@ -135,6 +137,9 @@ export class CmsSubmissionsService {
           description: `Website form "${payload.name ?? payload.formId ?? 'form'}" (${source})`,
           resourceType: 'cms_submission',
           resourceId: claimed,
+          ...(created && person.accepts_marketing !== undefined
+            ? { metadata: { marketing_consent: person.accepts_marketing } }
+            : {}),
         },
         NO_REQUEST,
       );

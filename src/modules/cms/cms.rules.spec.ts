@@ -57,9 +57,16 @@ describe('cms rules', () => {
 
   it('has no e-mail when the address is not one, or longer than an account holds (254)', () => {
     expect(readForm({ Email: 'not an address' }, []).email).toBeNull();
-    const at254 = `${'a'.repeat(242)}@example.com`;
-    expect(readForm({ Email: at254 }, []).email).toBe(at254);
-    expect(readForm({ Email: `a${at254}` }, []).email).toBeNull();
+    const at = (n: number) =>
+      `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(n - 197)}.com`;
+    expect(at(254)).toHaveLength(254);
+    expect(readForm({ Email: at(254) }, []).email).toBe(at(254));
+    expect(readForm({ Email: at(255) }, []).email).toBeNull();
+  });
+
+  it('has no e-mail when the address is one sign-in would refuse (stray punctuation, two addresses)', () => {
+    for (const typed of ['sam@example.com,', 'eve,victim@example.com', 'sam@example.com; eve@example.com'])
+      expect([typed, readForm({ Email: typed }, []).email]).toEqual([typed, null]);
   });
 
   it('accepts a signature over timestamp and raw body within 5 minutes, and nothing else', () => {

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { sameBytes } from '#app/common/crypto/constant-time.js';
 import { normalizedEmail } from '#app/common/email-address.js';
-import { emailProblem } from '#app/common/validation/email.rules.js';
+import { isAcceptedEmail } from '#app/common/validation/email.rules.js';
 import { CONTROL_RUN } from '#app/common/validation/fields.js';
 
 /** How far a webhook's timestamp may be from now (DESIGN §7). */
@@ -81,12 +81,6 @@ const text = (value: unknown): string | undefined => {
   return undefined;
 };
 
-/**
- * An address an account can hold, as every e-mail field of the API takes it (`emailProblem`: it fits once
- * lower-cased, and is not in the reserved `.invalid` domain).
- */
-const isEmail = (text: string): boolean => !emailProblem(text) && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
-
 const truthy = (value: unknown): boolean =>
   value === true || (typeof value === 'string' && /^(true|on|yes|1|checked)$/i.test(value.trim()));
 
@@ -129,7 +123,7 @@ export function readForm(data: Record<string, unknown>, schema: FormSchemaField[
   }
   const name = fullName ?? ([profile.first_name, profile.last_name].filter(Boolean).join(' ') || null);
   return {
-    email: email && isEmail(email) ? normalizedEmail(email) : null,
+    email: email && isAcceptedEmail(email) ? normalizedEmail(email) : null,
     profile,
     ...(accepts !== undefined ? { accepts_marketing: accepts } : {}),
     name: name ? name.slice(0, 200) : null,

@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { QueryFailedError } from 'typeorm';
 import type { AuthUserLookup } from '#app/common/auth/auth-user-lookup.js';
 import { AppException } from '#app/common/errors/app.exception.js';
-import { emailProblem } from '#app/common/validation/email.rules.js';
+import { emailProblem, isAcceptedEmail } from '#app/common/validation/email.rules.js';
 import type { UserProfile } from './entities/user-profile.entity.js';
 import type { User } from './entities/user.entity.js';
 import { type ErasedUser, type NewUser, UsersRepository } from './users.repository.js';
@@ -78,8 +78,10 @@ export class AccountsService implements AuthUserLookup {
    */
   async create(user: NewUser, manager: EntityManager): Promise<User> {
     // Every way in validates the address first (`Email()`, the form reader); this keeps one that did not from
-    // failing the insert (a 500) or taking an erased account's tombstone, which would block its erasure.
-    const problem = emailProblem(user.email);
+    // failing the insert (a 500), taking an erased account's tombstone (which would block its erasure), or
+    // making an account under an address no sign-in accepts.
+    const problem =
+      emailProblem(user.email) ?? (isAcceptedEmail(user.email) ? undefined : 'must be an e-mail address');
     if (problem) throw AppException.validation([{ field: 'email', message: problem }]);
     let made: User;
     try {
