@@ -48,6 +48,8 @@ export interface JobMap {
     event?: string;
     message_id?: string;
     properties?: Record<string, string | number | boolean | null>;
+    /** For `track`: when the event happened (ISO 8601), not when a retry sends it. */
+    occurred_at?: string;
   };
 }
 

@@ -46,6 +46,7 @@ export class IntegrationsService implements OnModuleInit {
         event: 'Signed Up',
         message_id: `signup:${userId}`,
         properties: { source },
+        occurred_at: new Date().toISOString(),
       },
     ]);
   }
@@ -67,6 +68,7 @@ export class IntegrationsService implements OnModuleInit {
           user_id: p.user_id,
           event: 'Order Completed',
           message_id: `purchase:${p.id}`,
+          occurred_at: new Date().toISOString(),
           properties: {
             order_id: p.id,
             amount_cents: p.amount_cents,

@@ -37,7 +37,9 @@ export class DeliverJob implements OnModuleInit {
         userId: data.user_id,
         event: data.event,
         properties: data.properties ?? {},
-        timestamp: new Date().toISOString(),
+        // When it happened: a delivery retried after an outage, or a dead letter replayed days later, is
+        // dated by its event. Jobs queued before `occurred_at` existed are dated when sent, as they were.
+        timestamp: data.occurred_at ?? new Date().toISOString(),
       });
       return;
     }

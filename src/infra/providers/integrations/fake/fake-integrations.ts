@@ -40,7 +40,10 @@ export class FakeContactSvc extends FakeGateway {
 
 /** An analytics provider (Segment-like track) that keeps each `messageId` once. */
 export class FakeAnalytics extends FakeGateway {
-  readonly events = new Map<string, { userId: string; event: string; properties: unknown }>();
+  readonly events = new Map<
+    string,
+    { userId: string; event: string; properties: unknown; timestamp: string | undefined }
+  >();
   readonly router: Router;
 
   constructor(private readonly apiKey: string) {
@@ -51,13 +54,20 @@ export class FakeAnalytics extends FakeGateway {
   private async track(req: Request, res: Response): Promise<void> {
     const expected = `Basic ${Buffer.from(`${this.apiKey}:`).toString('base64')}`;
     if (req.headers.authorization !== expected) return this.reply(res, 401, { success: false });
-    const body = req.body as { messageId?: string; userId?: string; event?: string; properties?: unknown };
+    const body = req.body as {
+      messageId?: string;
+      userId?: string;
+      event?: string;
+      properties?: unknown;
+      timestamp?: string;
+    };
     if (!body.messageId || !body.event) return this.reply(res, 400, { success: false });
     if (!this.events.has(body.messageId))
       this.events.set(body.messageId, {
         userId: body.userId ?? '',
         event: body.event,
         properties: body.properties,
+        timestamp: body.timestamp,
       });
     await this.reply(res, 200, { success: true });
   }
