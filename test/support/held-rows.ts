@@ -53,3 +53,29 @@ export async function whileHeld<T>(
     await holder.end();
   }
 }
+
+/**
+ * Holds the rows `sql` locks from a session of its own (`BEGIN; … FOR UPDATE`) until `release`: for tests that
+ * line several requests up at the rows (counting them with `untilWaiting(holder, n)`) before letting them go.
+ * PostgreSQL only.
+ */
+export async function holdRows(
+  sql: string,
+  params: unknown[],
+): Promise<{ holder: Client; release: () => Promise<void> }> {
+  const { Client: PgClient } = await import('pg');
+  const holder = new PgClient({ connectionString: process.env.E2E_DATABASE_URL });
+  await holder.connect();
+  await holder.query('BEGIN');
+  await holder.query(sql, params);
+  return {
+    holder,
+    release: async () => {
+      try {
+        await holder.query('COMMIT');
+      } finally {
+        await holder.end();
+      }
+    },
+  };
+}

@@ -120,26 +120,19 @@ export class AuthService {
     const locked = isLocked(user, now);
     if (!valid || locked) {
       const nowLocked = !locked && (await this.accounts.recordFailedLogin(user.id, now));
-      await this.activity.record(
-        {
-          userId: user.id,
-          siteId: user.site_id,
-          type: nowLocked ? 'account_locked' : 'login_failed',
-          description: nowLocked ? 'Account locked after repeated failed logins' : 'Failed login',
-          severity: nowLocked || locked ? 'warning' : 'info',
-          metadata: { reason: locked ? 'locked' : 'bad_password' },
-        },
-        meta,
-      );
+      await this.recordRefusal(user, locked, nowLocked, meta);
       throw AppException.unauthenticated(BAD_CREDENTIALS);
     }
-    const tokens = await this.tx.run(async (manager) => {
-      // Only while the verified password is still the stored one: a reset committed since the check would
-      // not have seen the tokens issued here. The same statement holds the row until they commit, so a reset
-      // coming after waits and revokes them (DECISIONS, "Sessions of one user").
+    const outcome = await this.tx.run(async (manager) => {
+      // Only while the verified password is still the stored one and the account is not locked: a reset, or
+      // the failure that locks it (guesses in parallel), may have committed since the check. The same statement
+      // holds the row until the tokens commit, so a reset coming after waits and revokes them (DECISIONS,
+      // "Sessions of one user").
       const verifiedHash = user.password_hash;
-      if (!verifiedHash || !(await this.accounts.recordPasswordLogin(user.id, verifiedHash, now, manager)))
-        return null;
+      const recorded = verifiedHash
+        ? await this.accounts.recordPasswordLogin(user.id, verifiedHash, now, manager)
+        : 'refused';
+      if (recorded !== 'recorded') return recorded;
       await this.activity.record(
         { userId: user.id, siteId: user.site_id, type: 'login', description: 'Logged in with password' },
         meta,
@@ -147,7 +140,28 @@ export class AuthService {
       );
       return this.sessions.issue(user, manager);
     });
-    if (!tokens) throw AppException.unauthenticated(BAD_CREDENTIALS);
-    return tokens;
+    if (outcome === 'locked') await this.recordRefusal(user, true, false, meta);
+    if (typeof outcome === 'string') throw AppException.unauthenticated(BAD_CREDENTIALS);
+    return outcome;
+  }
+
+  /** A refused sign-in, in the activity log: a wrong password, a lock it caused, or a lock that refused it. */
+  private recordRefusal(
+    user: { id: string; site_id: string },
+    locked: boolean,
+    nowLocked: boolean,
+    meta: RequestMeta,
+  ): Promise<void> {
+    return this.activity.record(
+      {
+        userId: user.id,
+        siteId: user.site_id,
+        type: nowLocked ? 'account_locked' : 'login_failed',
+        description: nowLocked ? 'Account locked after repeated failed logins' : 'Failed login',
+        severity: nowLocked || locked ? 'warning' : 'info',
+        metadata: { reason: locked ? 'locked' : 'bad_password' },
+      },
+      meta,
+    );
   }
 }

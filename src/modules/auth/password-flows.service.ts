@@ -88,7 +88,11 @@ export class PasswordFlowsService {
       throw AppException.validation(problems.map((message) => ({ field: 'password', message })));
     const passwordHash = await this.hasher.hash(password);
     return this.tx.run(async (manager) => {
-      // Spent atomically here, whatever the preview saw: of two uses racing, one wins and the other is refused.
+      // The member's row first, as every flow that spends a member's links or ends their sessions takes it
+      // (`holdOwner`); then the token is spent atomically, whatever the preview saw: of two uses racing, one
+      // wins and the other is refused. The account is read live under that lock: an erasure that committed
+      // meanwhile is seen, and one that comes after waits for this commit and clears the password again.
+      await this.holdOwner(owner.id, manager);
       const spent = await this.tokens.consume(hashToken(token), PASSWORD_LINKS, now, manager);
       const user = spent ? await this.accounts.findById(spent.user_id, manager) : null;
       if (!spent || !user) throw invalidToken();
@@ -120,7 +124,11 @@ export class PasswordFlowsService {
   /** Exchanges a sign-in link for tokens; the link proves the e-mail. */
   async verifyMagicLink(token: string, meta: RequestMeta): Promise<TokenPairDto> {
     const now = new Date();
+    // Whose link it is (a read, no lock; a token's owner never changes), so that their row is held first.
+    const preview = await this.tokens.findByHash(hashToken(token));
+    if (!preview) throw AppException.unauthenticated(INVALID_TOKEN);
     return this.tx.run(async (manager) => {
+      await this.holdOwner(preview.user_id, manager);
       const spent = await this.tokens.consume(hashToken(token), ['magic_link'], now, manager);
       const user = spent ? await this.accounts.findById(spent.user_id, manager) : null;
       if (!spent || !user) throw AppException.unauthenticated(INVALID_TOKEN);
@@ -138,6 +146,16 @@ export class PasswordFlowsService {
       );
       return this.sessions.issue(user, manager);
     });
+  }
+
+  /**
+   * Holds the member's row before any of their links is spent. Spending one link locks its row, and a password
+   * set then updates the member and spends their other links: two links of one member spent at once (a reset
+   * in two tabs, a reset and a sign-in link) each held their own link and waited for the other's, a deadlock
+   * PostgreSQL ended with a 500. Taking the member first puts them in line.
+   */
+  private holdOwner(userId: string, manager: EntityManager): Promise<void> {
+    return this.accounts.lockForSessionEnd(userId, manager);
   }
 
   private async requestLink(

@@ -127,7 +127,7 @@ export class AccountsService implements AuthUserLookup {
     verifiedHash: string,
     now: Date,
     manager: EntityManager,
-  ): Promise<boolean> {
+  ): Promise<'recorded' | 'locked' | 'refused'> {
     return this.attempts.recordPasswordLogin(userId, verifiedHash, now, manager);
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { type DataSource, type EntityManager, IsNull } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { LOCKOUT, lockedUntil } from './login.rules.js';
 import { User } from './entities/user.entity.js';
 import { normalizedEmail } from '#app/common/email-address.js';
@@ -49,24 +49,35 @@ export class LoginAttemptsRepository {
   }
 
   /**
-   * A successful password login, only while the password it verified is still the stored one (and the user is
-   * live): the hash is checked outside any transaction, so a reset may land in between, and its revocation
-   * would not see the tokens this login is about to issue. The `UPDATE` also holds the row until the login
-   * commits, so a reset that comes after waits and then revokes them.
+   * A successful password login, only while the password it verified is still the stored one, the user is live
+   * and the account is not locked: the hash is checked outside any transaction, so a reset may land in between
+   * (its revocation would not see the tokens this login is about to issue), and so may the failure that locks
+   * the account (guesses sent in parallel, the right one among them). The `UPDATE` also holds the row until the
+   * login commits, so a reset that comes after waits and then revokes them. Answers `locked` when the lock is
+   * what refused it, for the activity log.
    */
   async recordPasswordLogin(
     userId: string,
     verifiedHash: string,
     now: Date,
     manager: EntityManager,
-  ): Promise<boolean> {
+  ): Promise<'recorded' | 'locked' | 'refused'> {
     const result = await manager
-      .getRepository(User)
-      .update(
-        { id: userId, password_hash: verifiedHash, deleted_at: IsNull() },
-        { last_login_at: now, failed_login_attempts: 0, account_locked_until: null },
-      );
-    return (result.affected ?? 0) === 1;
+      .createQueryBuilder()
+      .update(User)
+      .set({ last_login_at: now, failed_login_attempts: 0, account_locked_until: null })
+      .where('id = :userId AND password_hash = :verifiedHash AND deleted_at IS NULL', {
+        userId,
+        verifiedHash,
+      })
+      .andWhere('(account_locked_until IS NULL OR account_locked_until <= :now)', { now })
+      .execute();
+    if ((result.affected ?? 0) === 1) return 'recorded';
+    const rows = await manager.query<Array<{ locked: boolean }>>(
+      `SELECT account_locked_until > $2 AS locked FROM users WHERE id = $1 AND deleted_at IS NULL`,
+      [userId, now],
+    );
+    return rows.some((row) => row.locked) ? 'locked' : 'refused';
   }
 
   async setPassword(userId: string, passwordHash: string, manager: EntityManager): Promise<void> {
