@@ -67,6 +67,15 @@ describe('accounts: register, sign in, sessions', () => {
       expect(mail.raw).toContain('text/html');
     });
 
+    it('counts a password’s length in characters: five emoji are five, not ten (400)', async () => {
+      const lock = '\u{1F512}'; // one character, two UTF-16 units
+      const email = `emoji-${uid()}@example.com`;
+      const short = await register({ email, password: lock.repeat(5) }).expect(400);
+      expect(short.body.errors).toEqual([expect.objectContaining({ field: 'password' })]);
+      expect(await t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toHaveLength(0);
+      await register({ email, password: `${lock.repeat(5)}-stable-horse` }).expect(201);
+    });
+
     it('refuses an unknown site with 404 UNKNOWN_SITE', async () => {
       const res = await register({ site_id: 'no-such-site' }).expect(404);
       expect(res.body).toMatchObject({ code: 'UNKNOWN_SITE', status: 404 });

@@ -1,4 +1,11 @@
-import { isRaced, isSpendable, isUnder18, PASSWORD_LINKS, SPENT_BY_PASSWORD_CHANGE } from './auth.rules.js';
+import {
+  isRaced,
+  isSpendable,
+  isUnder18,
+  PASSWORD_LINKS,
+  passwordProblems,
+  SPENT_BY_PASSWORD_CHANGE,
+} from './auth.rules.js';
 
 describe('the 18+ rule', () => {
   const now = new Date('2030-06-15T10:00:00Z');
@@ -49,5 +56,17 @@ describe('whether a one-time token could be spent (endpoint 1’s look before it
 describe('what a completed password reset or set spends', () => {
   it('is every outstanding link, sign-in links included: none outlives the password it was issued under', () => {
     expect([...SPENT_BY_PASSWORD_CHANGE].sort()).toEqual(['magic_link', 'password_reset', 'password_set']);
+  });
+});
+
+describe('a password’s length (DESIGN §3: 10 to 128 characters)', () => {
+  const emoji = '\u{1F512}'; // one character, two UTF-16 units
+
+  it('counts characters, not UTF-16 units', () => {
+    expect(emoji.repeat(5)).toHaveLength(10);
+    expect(passwordProblems(emoji.repeat(5))).toEqual(['must be at least 10 characters']);
+    expect(passwordProblems(`${emoji.repeat(5)}horse`)).toEqual([]);
+    expect(passwordProblems(emoji.repeat(128))).toEqual([]);
+    expect(passwordProblems(emoji.repeat(129))).toEqual(['must be at most 128 characters']);
   });
 });

@@ -14,10 +14,10 @@ export const TTL = {
 /** Why a password is refused, or an empty list. */
 export function passwordProblems(password: string, email?: string): string[] {
   const problems: string[] = [];
-  if (password.length < PASSWORD_LENGTH.min)
-    problems.push(`must be at least ${PASSWORD_LENGTH.min} characters`);
-  if (password.length > PASSWORD_LENGTH.max)
-    problems.push(`must be at most ${PASSWORD_LENGTH.max} characters`);
+  // Characters, not UTF-16 units: an emoji is one character and two units, and five of them are not ten.
+  const characters = [...password].length;
+  if (characters < PASSWORD_LENGTH.min) problems.push(`must be at least ${PASSWORD_LENGTH.min} characters`);
+  if (characters > PASSWORD_LENGTH.max) problems.push(`must be at most ${PASSWORD_LENGTH.max} characters`);
   if (COMMON_PASSWORDS.has(password.toLowerCase())) problems.push('is too common; choose another');
   if (email && password.toLowerCase() === email.toLowerCase())
     problems.push('must not be your e-mail address');
