@@ -132,6 +132,23 @@ describe('account deletion', () => {
       expect(row).toEqual({ email: user.email, deleted_at: null });
     });
 
+    it('logs the lock that five wrong passwords here cause, as five wrong sign-ins would', async () => {
+      const user = await makeUser(w.t, w.site);
+      for (let i = 0; i < 5; i++) await deleteMe(user, { password: `not-the-password-${i}` }).expect(403);
+      const logged = await w.t.db.query<Array<{ activity_type: string }>>(
+        `SELECT activity_type FROM activity_logs WHERE user_id = $1
+            AND activity_type IN ('account_locked', 'account_deletion_refused')`,
+        [user.user.id],
+      );
+      expect(logged.filter((l) => l.activity_type === 'account_deletion_refused')).toHaveLength(5);
+      expect(logged.filter((l) => l.activity_type === 'account_locked')).toHaveLength(1);
+      const [row] = await w.t.db.query(
+        `SELECT account_locked_until > now() AS locked FROM users WHERE id = $1`,
+        [user.user.id],
+      );
+      expect(row.locked).toBe(true);
+    });
+
     it('cannot be blocked by someone registering the account’s tombstone address: refused, and the deletion succeeds', async () => {
       const victim = await makeUser(w.t, w.site);
       // An account's id is not secret: a referrer sees its referees' (GET /rewards/referrals).

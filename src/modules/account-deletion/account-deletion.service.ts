@@ -60,7 +60,19 @@ export class AccountDeletionService {
       check === 'LOCKED' ||
       (check === 'PASSWORD' && !(await this.hasher.verify(me.password_hash, body.password ?? '')))
     ) {
-      if (check === 'PASSWORD') await this.accounts.recordFailedLogin(me.id, now);
+      const nowLocked = check === 'PASSWORD' && (await this.accounts.recordFailedLogin(me.id, now));
+      // The lock a wrong guess here causes is logged as a failed login's is (DESIGN §3: security events).
+      if (nowLocked)
+        await this.activity.record(
+          {
+            userId: me.id,
+            siteId: me.site_id,
+            type: 'account_locked',
+            description: 'Account locked after repeated wrong passwords at account deletion',
+            severity: 'warning',
+          },
+          meta,
+        );
       await this.activity.record(
         {
           userId: me.id,
