@@ -89,6 +89,24 @@ describe('e-mail through the provider’s API and the outbox', () => {
       });
     });
 
+    it('copies a new buyer’s purchase mail to email_bcc_for_purchases on its own, without the password-set link', async () => {
+      const site = await mailerSite();
+      const to = `new-buyer-${uid()}@example.com`;
+      const ticket_ranges = `${Date.now()}-${uid()}`;
+      await queueMail(t, 'purchase_new', site, to, { ...ALL_KIND_VARIABLES.purchase_new, ticket_ranges });
+      await t.drain();
+      const [own] = fake.to(to);
+      expect(own.body.bcc).toBeUndefined();
+      expect(own.body.params).toMatchObject({ link: ALL_KIND_VARIABLES.purchase_new.link });
+      const copies = fake
+        .to('orders@shop.example')
+        .filter((c) => c.body.params.ticket_ranges === '2001-2002');
+      expect(copies).toHaveLength(1);
+      expect(copies[0].body.bcc).toBeUndefined();
+      expect(copies[0].body.params).toMatchObject({ giveaway_name: 'Dream Car', amount: '£5.00' });
+      expect(JSON.stringify(copies[0].body)).not.toContain('pn-123');
+    });
+
     it('passes a raffle’s mailer_email_params to the template as params', async () => {
       const site = await mailerSite();
       const to = `fan-${uid()}@example.com`;
@@ -171,12 +189,18 @@ describe('e-mail through the provider’s API and the outbox', () => {
       }
       expect(t.smtp.to(to)).toHaveLength(0);
       const res = await api(t.app).as(admin.token).get(`/admin/outbox?site_id=${site}`).expect(200);
-      expect(res.body.map((e: { kind: string }) => e.kind)).toEqual([...MAIL_KINDS].reverse());
-      for (const entry of res.body as Array<{
+      const entries = res.body as Array<{
         kind: keyof typeof ALL_KIND_SUBJECTS;
         to: string;
         subject: string;
-      }>) {
+      }>;
+      const mine = entries.filter((e) => e.to === to);
+      expect(mine.map((e) => e.kind)).toEqual([...MAIL_KINDS].reverse());
+      // The new buyer's purchase mail copied to the purchase BCC on its own, as a receipt.
+      expect(entries.filter((e) => e.to !== to).map((e) => [e.kind, e.to])).toEqual([
+        ['purchase_existing', 'orders@shop.example'],
+      ]);
+      for (const entry of mine) {
         expect(entry.to).toBe(to);
         expect(entry.subject).toMatch(ALL_KIND_SUBJECTS[entry.kind]);
       }
@@ -186,7 +210,7 @@ describe('e-mail through the provider’s API and the outbox', () => {
     it('shows one message whole, with its text and HTML parts and the purchase BCC', async () => {
       const { site, admin } = await logSite();
       const to = `whole-${uid()}@example.com`;
-      await queueMail(t, 'purchase_new', site, to, ALL_KIND_VARIABLES.purchase_new);
+      await queueMail(t, 'purchase_existing', site, to, ALL_KIND_VARIABLES.purchase_existing);
       await t.drain();
       const [entry] = (await api(t.app).as(admin.token).get('/admin/outbox').expect(200)).body as Array<{
         id: string;
@@ -194,9 +218,9 @@ describe('e-mail through the provider’s API and the outbox', () => {
       const res = await api(t.app).as(admin.token).get(`/admin/outbox/${entry.id}`).expect(200);
       expect(res.body).toMatchObject({
         id: entry.id,
-        kind: 'purchase_new',
+        kind: 'purchase_existing',
         to,
-        subject: 'Your 2 tickets for Dream Car',
+        subject: 'Your 5 tickets for Dream Car',
       });
       expect(res.body.raw).toMatch(/^Bcc: orders@shop\.example$/m);
       expect(res.body.raw).toMatch(/Content-Type: text\/plain/);

@@ -126,6 +126,28 @@ describe('e-mail through SMTP', () => {
       expect(siteSmtp.to(member)[0].to).toEqual([member]);
     });
 
+    it('copy a new buyer’s purchase mail to email_bcc_for_purchases without its password-set link', async () => {
+      const site = await ownSmtpSite();
+      const buyer = `new-buyer-${uid()}@example.com`;
+      const { link } = ALL_KIND_VARIABLES.purchase_new;
+      const ticket_ranges = `${Date.now()}-${uid()}`;
+      await queueMail(t, 'purchase_new', site, buyer, { ...ALL_KIND_VARIABLES.purchase_new, ticket_ranges });
+      await t.drain();
+      // The buyer's message goes to the buyer alone, with the link.
+      const [own] = siteSmtp.to(buyer);
+      expect(own.to).toEqual([buyer]);
+      expect(own.text).toContain(String(link));
+      // The bookkeeping inbox gets the receipt on its own: the order, not the account's one-time link.
+      const copies = siteSmtp.messages.filter(
+        (m) => m.to.includes('orders@shop.example') && m.text.includes(ticket_ranges),
+      );
+      expect(copies).toHaveLength(1);
+      expect(copies[0].to).toEqual(['orders@shop.example']);
+      expect(copies[0].subject).toBe(own.subject);
+      expect(copies[0].raw).not.toContain('pn-123');
+      expect(copies[0].text).not.toMatch(/password/i);
+    });
+
     it('deliver every kind', async () => {
       const site = await ownSmtpSite();
       const to = `all-${uid()}@example.com`;

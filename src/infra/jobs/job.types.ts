@@ -10,6 +10,8 @@ export interface JobMap {
     variables: Record<string, string | number | boolean | null>;
     /** A link into a staff account (admin, superadmin): sent only through the service's own transport. */
     staff_access?: boolean;
+    /** To `to` alone, without the site's purchase BCC: a copy for it goes as a job of its own. */
+    without_bcc?: boolean;
   };
   /** Purges expired Idempotency-Key rows (scheduled hourly). */
   'idempotency.cleanup': Record<string, never>;

@@ -4,6 +4,7 @@ import {
   mailRouteOf,
   mailVariables,
   pickTemplateId,
+  receiptOnly,
   recipientName,
   senderOf,
   templateIdValue,
@@ -152,5 +153,19 @@ describe('template variables', () => {
     expect(recipientName({ first_name: 'Jane', last_name: 'Doe' })).toBe('Jane Doe');
     expect(recipientName({ first_name: 'Jane' })).toBe('Jane');
     expect(recipientName({})).toBeUndefined();
+  });
+});
+
+describe('a new buyer’s purchase mail as the purchase BCC’s receipt', () => {
+  it('leaves out the one-time link and its lifetime, and keeps the order', () => {
+    expect(
+      receiptOnly({
+        giveaway_name: 'Dream Car',
+        ticket_ranges: '2001-2002',
+        amount: '£5.00',
+        link: 'https://shop.example/password-set?token=secret',
+        expires_minutes: 60,
+      }),
+    ).toEqual({ giveaway_name: 'Dream Car', ticket_ranges: '2001-2002', amount: '£5.00' });
   });
 });

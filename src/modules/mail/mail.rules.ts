@@ -48,6 +48,15 @@ export function bccFor(
   return PURCHASE_KINDS.includes(kind) ? (site?.email_bcc_for_purchases ?? null) : null;
 }
 
+/**
+ * A new buyer's purchase mail as a receipt for the site's purchase BCC: the account paragraph's one-time link
+ * and its lifetime left out (whoever holds the link can set the buyer's password).
+ */
+export function receiptOnly(variables: MailVariables): MailVariables {
+  const { link: _link, expires_minutes: _expires, ...receipt } = variables;
+  return receipt;
+}
+
 const EMAIL = /^[^\s@<>",;]+@[^\s@<>",;]+$/;
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() ? v.trim() : null);
 

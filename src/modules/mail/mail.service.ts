@@ -8,7 +8,7 @@ import { siteLinkBase } from '#app/modules/sites/sites.rules.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { MailerDelivery } from './mailer-delivery.js';
-import { bccFor, mailRouteOf, mailVariables, senderOf } from './mail.rules.js';
+import { bccFor, mailRouteOf, mailVariables, receiptOnly, senderOf } from './mail.rules.js';
 import { renderMail } from './mail.render.js';
 import type { MailKind, MailVariables } from './mail.types.js';
 import { SmtpDelivery } from './smtp-delivery.js';
@@ -54,18 +54,36 @@ export class MailService implements OnModuleInit {
   }
 
   async send(request: MailRequest, manager?: EntityManager): Promise<void> {
-    await this.jobs.enqueue(
-      'mail.send',
-      {
-        kind: request.kind,
-        site_id: request.siteId,
-        to: request.to,
-        user_id: request.userId ?? null,
-        variables: request.variables,
-        ...(request.staffAccess ? { staff_access: true } : {}),
-      },
-      { manager },
-    );
+    const job: MailJob = {
+      kind: request.kind,
+      site_id: request.siteId,
+      to: request.to,
+      user_id: request.userId ?? null,
+      variables: request.variables,
+      ...(request.staffAccess ? { staff_access: true } : {}),
+    };
+    if (request.kind !== 'purchase_new' || request.staffAccess) {
+      await this.jobs.enqueue('mail.send', job, { manager });
+      return;
+    }
+    // A new buyer's purchase mail carries their new account's password-set link, a one-time credential: a blind
+    // copy would hand it to whoever reads the site's purchase BCC, who could then set the buyer's password. That
+    // inbox gets the receipt as an existing member's purchase reads, without the link, in a job of its own.
+    const bcc = bccFor(request.kind, await this.sites.findBySiteId(request.siteId, manager));
+    await this.jobs.enqueue('mail.send', { ...job, without_bcc: true }, { manager });
+    if (bcc)
+      await this.jobs.enqueue(
+        'mail.send',
+        {
+          kind: 'purchase_existing',
+          site_id: request.siteId,
+          to: bcc,
+          user_id: null,
+          variables: receiptOnly(request.variables),
+          without_bcc: true,
+        },
+        { manager },
+      );
   }
 
   /** The job. Throws on failure so the queue retries; the last failure is recorded first. */
@@ -99,14 +117,20 @@ export class MailService implements OnModuleInit {
     const route = data.staff_access ? 'default' : mailRouteOf(site);
     if (route === 'mailer') {
       if (!site) throw new Error(`site ${data.site_id} is gone`);
-      return this.mailer.send(site, data.kind, data.to, vars);
+      return this.mailer.send(
+        site,
+        data.kind,
+        data.to,
+        vars,
+        data.without_bcc ? null : bccFor(data.kind, site),
+      );
     }
     return this.smtp.send(route, site, {
       kind: data.kind,
       siteId: data.site_id,
       to: data.to,
       sender: senderOf(site, vars, this.config.mailFrom),
-      bcc: data.staff_access ? null : bccFor(data.kind, site),
+      bcc: data.staff_access || data.without_bcc ? null : bccFor(data.kind, site),
       rendered: renderMail(data.kind, vars),
       staffAccess: data.staff_access === true,
     });

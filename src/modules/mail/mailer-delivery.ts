@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { MAILER_API, type MailerApi } from '#app/infra/providers/mailer/mailer.api.js';
 import type { SiteConfig } from '#app/modules/sites/entities/site-config.entity.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
-import { bccFor, pickTemplateId, recipientName, templateIdValue } from './mail.rules.js';
+import { pickTemplateId, recipientName, templateIdValue } from './mail.rules.js';
 import type { MailKind } from './mail.types.js';
 
 /**
@@ -21,13 +21,14 @@ export class MailerDelivery {
     kind: MailKind,
     to: string,
     params: Record<string, string | number | boolean>,
+    /** The blind copy, if any (`bccFor`, unless the copy goes on its own). */
+    bcc: string | null,
   ): Promise<string | null> {
     const templateId = pickTemplateId(site, kind);
     if (!templateId) throw new Error(`site ${site.site_id} has no mail provider template for ${kind}`);
     const apiKey = this.sites.readSecret(site, 'mailer_api_key');
     if (!apiKey) throw new Error(`site ${site.site_id} has no mailer_api_key`);
     const name = recipientName(params);
-    const bcc = bccFor(kind, site);
     const result = await this.api.sendTemplate(apiKey, {
       templateId: templateIdValue(templateId),
       to: [{ email: to, ...(name ? { name } : {}) }],

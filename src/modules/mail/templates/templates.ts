@@ -38,7 +38,8 @@ export interface MailTemplate {
  *   subscription_payment_failed: tier_name, amount, retry_date (none: the last try failed), grace_end
  *   subscription_cancelled: tier_name, ends (when access ends), refund (formatted, when one is due)
  *   raffle_winner: giveaway_name, ticket (the winning number), prize (what was won), instant (boolean)
- * Purchase kinds also go in BCC to the site's `email_bcc_for_purchases`.
+ * Purchase kinds also go in BCC to the site's `email_bcc_for_purchases`; a `purchase_new` goes to it as a copy of
+ * its own, as `purchase_existing` (its password-set link is the buyer's alone).
  */
 const TICKETS =
   '{{#if giveaway_name}}Giveaway: {{giveaway_name}}\n{{/if}}' +
