@@ -199,4 +199,28 @@ describe('contact list and analytics kept in step through outages (issue 14)', (
     expect((after.body as Array<{ id: string }>).map((l) => l.id)).not.toContain(mine[0].id);
     await api(w.t.app).as(member.token).get('/admin/integrations/dead-letters').expect(403);
   });
+
+  it('a removal that fails every retry names no address in its dead letter', async () => {
+    const email = `gone-${randomBytes(3).toString('hex')}@example.com`;
+    const { access_token, user } = await register(email);
+    await w.t.drain();
+    contacts.goDown();
+    await api(w.t.app).as(access_token).put('/users/profile', { marketing_consent: false }).expect(200);
+    await w.t.drain();
+    await retryAll(true);
+    const dead = await api(w.t.app).as(w.admin.token).get('/admin/integrations/dead-letters').expect(200);
+    const mine = (dead.body as Array<{ kind: string; user_id: string; last_error: string }>).filter(
+      (l) => l.user_id === user.id,
+    );
+    expect(mine).toEqual([
+      expect.objectContaining({ kind: 'contact_remove', last_error: expect.stringMatching(/503/) }),
+    ]);
+    expect(JSON.stringify(dead.body)).not.toContain(email.split('@')[0]);
+    const [job] = await w.t.db.query<Array<{ output: unknown }>>(
+      `SELECT output FROM pgboss.job WHERE name = 'integrations.deliver' AND state = 'failed'
+          AND data->>'kind' = 'contact_remove' AND data->>'user_id' = $1`,
+      [user.id],
+    );
+    expect(JSON.stringify(job.output)).not.toContain(email.split('@')[0]);
+  });
 });

@@ -62,6 +62,15 @@ describe('ProviderHttp', () => {
     expect((error as ProviderError).mayHaveActed).toBe(false); // it never reached the provider
   });
 
+  it('names the path by its label in errors when it holds personal data', async () => {
+    const s = await serve((_req, res) => res.writeHead(503).end('{}'));
+    server = s.server;
+    const error = await client(s.url)
+      .send({ method: 'DELETE', path: '/contacts/ann%40example.com', pathLabel: '/contacts/{email}' })
+      .catch((e: unknown) => e);
+    expect(error).toMatchObject({ message: 'gw DELETE /contacts/{email} answered 503' });
+  });
+
   it.each([
     [503, false], // turned away before any work
     [429, false], // asked to come back later: not a refusal of the request

@@ -19,6 +19,11 @@ export interface ProviderRequest {
   method: 'GET' | 'POST' | 'DELETE';
   /** Appended to the base URL; ids in it are URL-encoded by the caller. */
   path: string;
+  /**
+   * The path as errors name it, when `path` holds personal data (an e-mail address): errors reach logs, the
+   * activity log and the dead letters admins list, which hold none.
+   */
+  pathLabel?: string;
   query?: Record<string, string>;
   form?: Record<string, string>;
   json?: unknown;
@@ -142,7 +147,7 @@ export class ProviderHttp {
   }
 
   private async once(request: ProviderRequest, remainingMs: number): Promise<ProviderResponse> {
-    const what = `${request.method} ${request.path}`;
+    const what = `${request.method} ${request.pathLabel ?? request.path}`;
     // The budget is the configured timeout, however it was spent: that is what the error names.
     const timedOut = () =>
       this.error(

@@ -94,7 +94,11 @@ export class IntegrationsApi {
   /** Off the list for good (marketing consent withdrawn); a contact it does not know counts as gone. */
   async removeContact(apiKey: string, email: string): Promise<void> {
     const http = this.http('contactsvc', this.config.contactsvcBaseUrl, { 'api-key': apiKey }, apiKey);
-    const res = await http.send({ method: 'DELETE', path: `/v3/contacts/${encodeURIComponent(email)}` });
+    const res = await http.send({
+      method: 'DELETE',
+      path: `/v3/contacts/${encodeURIComponent(email)}`,
+      pathLabel: '/v3/contacts/{email}',
+    });
     if (res.status >= 300 && res.status !== 404)
       throw http.error(
         res.status >= 500 ? 'unavailable' : 'rejected',
