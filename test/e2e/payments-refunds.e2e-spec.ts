@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { PaymentsRepository } from '#app/modules/payments/payments.repository.js';
 import { RefundsService } from '#app/modules/payments/refunds.service.js';
@@ -132,6 +133,31 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
     );
     expect(row).toEqual({ status: 'partially_refunded', refunded_cents: 600, refund_pending_cents: 0 });
     expect(await pointsOf(buyer.user.id)).toBe(4);
+  });
+
+  it('refunds once when the same request is sent again with its Idempotency-Key, one after the other or at once', async () => {
+    const { orderId, checkoutId } = await paidOrder(4); // £10.00
+    const again = (key: string, amount_cents: number) =>
+      refund(w.admin.token, orderId, { amount_cents, reason: 'Goodwill' }).set('Idempotency-Key', key);
+    // The panel timed out and sent the very same request again: the first answer, replayed.
+    const key = randomUUID();
+    const first = await again(key, 250).expect(200);
+    const retry = await again(key, 250).expect(200);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    // A double click: three at once under one key, one refund; the others replay it or are told it is under way.
+    const clicked = randomUUID();
+    const results = await Promise.all([1, 2, 3].map(() => again(clicked, 300)));
+    for (const r of results) expect([200, 409]).toContain(r.status);
+    expect(results.filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect(w.fakes.gatewayOne.payments.get(checkoutId)?.refunds.map((r) => r.amount)).toEqual([
+      '2.50',
+      '3.00',
+    ]);
+    const [row] = await w.t.db.query(`SELECT refunded_cents FROM payment_transactions WHERE id = $1`, [
+      orderId,
+    ]);
+    expect(row.refunded_cents).toBe(550);
   });
 
   it('answers REFUND_TOO_LARGE, not a gateway fault, to a refund that lost the race for the last amount', async () => {

@@ -2,8 +2,9 @@ import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestj
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
-import { Auth, CurrentSite, CurrentUser } from '#app/common/auth/auth.decorators.js';
+import { Auth, CurrentSite, CurrentUser, NamedSite } from '#app/common/auth/auth.decorators.js';
 import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
+import { Idempotent } from '#app/common/idempotency/idempotency.decorator.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { setNextCursor } from '#app/common/pagination/pagination.js';
@@ -38,6 +39,8 @@ export class AdminPaymentsController {
 
   @Post('payments/:id/refund')
   @Auth('admin')
+  // Money leaves here: a panel's retry after a timeout must replay the refund, not make a second one.
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({
     summary: 'Refund a payment, whole or in part, at its gateway',
@@ -73,10 +76,11 @@ export class AdminPaymentsController {
   @ApiErrors(400)
   async listInboundEvents(
     @CurrentUser() caller: AuthUser,
+    @NamedSite() named: string | undefined,
     @Query() query: InboundEventsQueryDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<InboundEventDto[]> {
-    const rows = await this.inbox.list(caller, query);
+    const rows = await this.inbox.list(caller, named, query);
     setNextCursor(res, rows, query.limit);
     return rows;
   }
