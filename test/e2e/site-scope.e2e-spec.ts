@@ -3,7 +3,7 @@ import { api } from '../support/api';
 import { bulkBody, codeBody, makeBrand } from '../support/discounts';
 import { DEFAULT_PASSWORD, makeSite, makeUser, type MadeUser, uid } from '../support/factories';
 import { activeMember, tierOn, withRoot, type MembershipWorld } from '../support/memberships';
-import { startPaymentsWorld, stopPaymentsWorld, type PaymentsWorld } from '../support/payments';
+import { orderAsUser, startPaymentsWorld, stopPaymentsWorld, type PaymentsWorld } from '../support/payments';
 import { ADDRESS, productOn } from '../support/merch';
 import { makeDraft, makePublished } from '../support/raffles';
 
@@ -32,15 +32,15 @@ describe('site scope', () => {
   const one = async <T = Record<string, unknown>>(sql: string, params: unknown[]): Promise<T> =>
     (await w.t.db.query<T[]>(sql, params))[0];
 
-  describe('draws and prizes', () => {
-    /** A closed raffle of site B with one free entry by memberB. */
-    async function closedRaffleOfB(): Promise<{ id: string }> {
-      const r = await makePublished(w.t, adminB.token, { allow_free_entries: true });
-      await as(memberB).post(`/raffles/${r.id}/entries`, { method: 'free', quantity: 1 }).expect(201);
-      await as(adminB).post(`/admin/raffles/${r.id}/close`).expect(200);
-      return r;
-    }
+  /** A closed raffle of site B with one free entry by memberB. */
+  async function closedRaffleOfB(): Promise<{ id: string }> {
+    const r = await makePublished(w.t, adminB.token, { allow_free_entries: true });
+    await as(memberB).post(`/raffles/${r.id}/entries`, { method: 'free', quantity: 1 }).expect(201);
+    await as(adminB).post(`/admin/raffles/${r.id}/close`).expect(200);
+    return r;
+  }
 
+  describe('draws and prizes', () => {
     it('admin of A drawing site B’s closed raffle: 404, B’s raffle stays undrawn', async () => {
       const r = await closedRaffleOfB();
       await as(w.admin).post(`/admin/raffles/${r.id}/draw`, { winners: 1 }).expect(404);
@@ -55,6 +55,67 @@ describe('site scope', () => {
       expect((mine.body as Array<{ raffle_id: string }>).filter((x) => x.raffle_id === r.id)).toEqual([]);
       const theirs = await as(adminB).get('/admin/raffle-winners/unclaimed?limit=100').expect(200);
       expect((theirs.body as Array<{ raffle_id: string }>).some((x) => x.raffle_id === r.id)).toBe(true);
+    });
+  });
+
+  describe('lists that name their site in the query, as every admin list does', () => {
+    it('unclaimed prizes and dead letters take ?site_id=: the superadmin’s pick, an admin’s own site, never another', async () => {
+      const r = await closedRaffleOfB();
+      await as(adminB).post(`/admin/raffles/${r.id}/draw`, { winners: 1 }).expect(201);
+      const prizesOfB = await as(w.root)
+        .get(`/admin/raffle-winners/unclaimed?site_id=${b.site}&limit=100`)
+        .expect(200);
+      expect((prizesOfB.body as Array<{ raffle_id: string }>).some((x) => x.raffle_id === r.id)).toBe(true);
+      const prizesOfA = await as(w.root)
+        .get(`/admin/raffle-winners/unclaimed?site_id=${w.site}&limit=100`)
+        .expect(200);
+      expect((prizesOfA.body as Array<{ raffle_id: string }>).some((x) => x.raffle_id === r.id)).toBe(false);
+      await as(adminB).get(`/admin/raffle-winners/unclaimed?site_id=${b.site}`).expect(200);
+      await as(w.admin).get(`/admin/raffle-winners/unclaimed?site_id=${b.site}`).expect(403);
+
+      await as(w.root).get(`/admin/integrations/dead-letters?site_id=${b.site}`).expect(200);
+      await as(adminB).get(`/admin/integrations/dead-letters?site_id=${b.site}`).expect(200);
+      await as(w.admin).get(`/admin/integrations/dead-letters?site_id=${b.site}`).expect(403);
+      const tooLong = await as(w.root)
+        .get(`/admin/integrations/dead-letters?site_id=${'x'.repeat(65)}`)
+        .expect(400);
+      expect(tooLong.body.code).toBe('VALIDATION_FAILED');
+    });
+  });
+
+  describe('the webhook inbox', () => {
+    it('a superadmin naming a site by X-Site-Id or ?site_id= lists that site’s events only; naming none, every site’s', async () => {
+      /** A paid order of `site`, settled by the gateway's webhook: answers its inbox event's id. */
+      const eventOn = async (site: string, adminToken: string) => {
+        const raffle = await makePublished(w.t, adminToken);
+        const buyer = await makeUser(w.t, site);
+        const order = await orderAsUser(w, buyer.token, raffle.item_id, { site_id: site, quantity: 1 });
+        w.fakes.gatewayOne.complete(order.checkout_id);
+        expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id)).toBe(200);
+        await w.t.drain();
+        return (
+          await one<{ id: string }>(`SELECT id FROM inbound_events WHERE payload->'payload'->>'ndc' = $1`, [
+            order.checkout_id,
+          ])
+        ).id;
+      };
+      const ofA = await eventOn(w.site, w.admin.token);
+      const ofB = await eventOn(b.site, adminB.token);
+      const ids = (res: { body: unknown }) => (res.body as Array<{ id: string }>).map((e) => e.id);
+      const byHeader = await as(w.root)
+        .get('/admin/inbound-events?limit=100')
+        .set('X-Site-Id', w.site)
+        .expect(200);
+      expect(ids(byHeader)).toContain(ofA);
+      expect(ids(byHeader)).not.toContain(ofB);
+      const byQuery = await as(w.root).get(`/admin/inbound-events?limit=100&site_id=${b.site}`).expect(200);
+      expect(ids(byQuery)).toContain(ofB);
+      expect(ids(byQuery)).not.toContain(ofA);
+      const every = await as(w.root).get('/admin/inbound-events?limit=100').expect(200);
+      expect(ids(every)).toEqual(expect.arrayContaining([ofA, ofB]));
+      await as(w.root)
+        .get(`/admin/inbound-events?site_id=${'x'.repeat(65)}`)
+        .expect(400);
     });
   });
 

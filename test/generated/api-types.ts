@@ -5061,7 +5061,7 @@ export interface operations {
         cursor?: string;
         provider?: 'gatewayone' | 'gatewaytwo' | 'cms';
         status?: 'received' | 'processed' | 'ignored' | 'failed';
-        /** @description Superadmins: any site. */
+        /** @description Superadmins: any site (or `X-Site-Id`); naming none lists every site’s. */
         site_id?: string;
       };
       header?: never;
@@ -5161,6 +5161,8 @@ export interface operations {
         limit?: number;
         /** @description From the previous page’s `X-Next-Cursor` header. */
         cursor?: string;
+        /** @description The site; else the `X-Site-Id` header, else your token’s site. */
+        site_id?: string;
       };
       header?: never;
       path?: never;
@@ -5472,7 +5474,10 @@ export interface operations {
   refundPayment: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description 1–255 characters, unique per intended operation. Retrying with the same key and body within 24 h replays the first answer (same status and body, header `Idempotent-Replayed: true`) instead of acting twice. 5xx answers are not kept. */
+        'Idempotency-Key'?: string;
+      };
       path: {
         id: string;
       };
@@ -5492,7 +5497,11 @@ export interface operations {
           'application/json': components['schemas']['PaymentTransactionDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -5528,7 +5537,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description `NOT_REFUNDABLE`: A pending payment cannot be refunded. */
+      /**
+       * @description `NOT_REFUNDABLE`: A pending payment cannot be refunded.
+       *
+       *     `NOT_REFUNDABLE`: A pending payment cannot be refunded.<br>`IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly.
+       */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5537,7 +5550,11 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description `REFUND_TOO_LARGE`: At most 250 can still be refunded. */
+      /**
+       * @description `REFUND_TOO_LARGE`: At most 250 can still be refunded.
+       *
+       *     `REFUND_TOO_LARGE`: At most 250 can still be refunded.<br>`IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was used with a different request; use a new key for a new request.
+       */
       422: {
         headers: {
           [name: string]: unknown;
@@ -5563,6 +5580,8 @@ export interface operations {
         limit?: number;
         /** @description From the previous page’s `X-Next-Cursor` header. */
         cursor?: string;
+        /** @description The site; else the `X-Site-Id` header, else your token’s site. */
+        site_id?: string;
       };
       header?: never;
       path?: never;

@@ -3,6 +3,7 @@ import { ApiBearerAuth } from '@nestjs/swagger';
 import type { AppRequest } from '#app/common/http/request-context.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import type { AuthUser } from './auth-user.js';
+import { namedSite, siteSources } from './site-scope.js';
 import type { Role } from './roles.js';
 
 export const AUTH_POLICY = 'auth:policy';
@@ -46,4 +47,12 @@ export const CurrentSite = createParamDecorator(
   (_data: unknown, ctx: ExecutionContext): string | undefined => {
     return ctx.switchToHttp().getRequest<AppRequest>().siteId;
   },
+);
+
+/**
+ * The site the request names (query, body, `X-Site-Id`, path), or undefined when it names none, checked by the
+ * site-scope guard like `CurrentSite`: for the lists where naming no site means every site (a superadmin's).
+ */
+export const NamedSite = createParamDecorator((_data: unknown, ctx: ExecutionContext): string | undefined =>
+  namedSite(siteSources(ctx.switchToHttp().getRequest<AppRequest>())),
 );

@@ -25,6 +25,23 @@ export class PageQueryDto extends LimitQueryDto {
   cursor?: string;
 }
 
+/**
+ * A site's list, paged: the site as every admin list takes it (DESIGN §3: `site_id` in the query, else the
+ * `X-Site-Id` header, else the token's site; the site scope checks who may name which).
+ */
+export class SitePageQueryDto extends PageQueryDto {
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  @ApiPropertyOptional({
+    type: String,
+    maxLength: 64,
+    example: 'main',
+    description: 'The site; else the `X-Site-Id` header, else your token’s site.',
+  })
+  site_id?: string;
+}
+
 /** The body stays the array the spec shows; the next page is announced in headers. */
 export function setNextCursor(res: Response, rows: Array<{ id: string }>, limit: number): void {
   if (rows.length < limit) return;

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentSite, CurrentUser } from '#app/common/auth/auth.decorators.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
-import { PageQueryDto, setNextCursor } from '#app/common/pagination/pagination.js';
+import { setNextCursor, SitePageQueryDto } from '#app/common/pagination/pagination.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { DeadLettersService } from './dead-letters.service.js';
 import { DeadLetterDto } from './dto/dead-letter.dto.js';
@@ -25,7 +25,7 @@ export class AdminIntegrationsController {
   @ApiErrors(400)
   async listDeadLetters(
     @CurrentSite() siteId: string,
-    @Query() query: PageQueryDto,
+    @Query() query: SitePageQueryDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<DeadLetterDto[]> {
     const rows = await this.deadLetters.list(siteId, query.limit, query.cursor);

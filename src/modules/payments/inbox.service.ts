@@ -33,8 +33,16 @@ export class InboxService {
     private readonly tx: TransactionRunner,
   ) {}
 
-  async list(caller: AuthUser, query: InboundEventsQueryDto): Promise<InboundEventDto[]> {
-    const siteId = caller.role === 'superadmin' ? query.site_id : caller.siteId;
+  /**
+   * An admin's site's events; a superadmin's of the site the request names (`site_id` or `X-Site-Id`), or of
+   * every site (events not matched to a site yet among them) when it names none.
+   */
+  async list(
+    caller: AuthUser,
+    namedSite: string | undefined,
+    query: InboundEventsQueryDto,
+  ): Promise<InboundEventDto[]> {
+    const siteId = caller.role === 'superadmin' ? namedSite : caller.siteId;
     const rows = await this.inbox.list(
       { provider: query.provider, status: query.status, siteId },
       query.limit,

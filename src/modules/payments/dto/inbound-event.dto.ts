@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
 import { Prop } from '#app/common/validation/fields.js';
 
@@ -15,7 +15,14 @@ export class InboundEventsQueryDto extends PageQueryDto {
   status?: 'received' | 'processed' | 'ignored' | 'failed';
 
   @IsOptional()
-  @ApiProperty({ type: String, required: false, description: 'Superadmins: any site.' })
+  @IsString()
+  @MaxLength(64)
+  @ApiProperty({
+    type: String,
+    required: false,
+    maxLength: 64,
+    description: 'Superadmins: any site (or `X-Site-Id`); naming none lists every site’s.',
+  })
   site_id?: string;
 }
 

@@ -5,7 +5,7 @@ import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentSite, CurrentUser } from '#app/common/auth/auth.decorators.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
-import { PageQueryDto, setNextCursor } from '#app/common/pagination/pagination.js';
+import { setNextCursor, SitePageQueryDto } from '#app/common/pagination/pagination.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { RaffleWinnerNestedDto } from '#app/modules/raffles/dto/raffle.dto.js';
 import { DrawService } from './draw.service.js';
@@ -55,7 +55,7 @@ export class AdminDrawsController {
   @ApiErrors(400)
   async listUnclaimedPrizes(
     @CurrentSite() siteId: string,
-    @Query() query: PageQueryDto,
+    @Query() query: SitePageQueryDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<RaffleWinnerNestedDto[]> {
     const rows = await this.winners.unclaimed(siteId, query.limit, query.cursor);
