@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { api } from '../support/api';
-import { DEFAULT_PASSWORD, makeUser, pointsOf, uid } from '../support/factories';
+import { DEFAULT_PASSWORD, makeSite, makeUser, pointsOf, uid } from '../support/factories';
 import { untilSomeoneWaits, untilWaiting } from '../support/held-rows';
 import {
   activeMember,
@@ -523,6 +523,31 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(await pointsOf(w.t, member.user.id)).toBe(130 + 850);
     });
 
+    it('charges a membership whose renewals did not run for months once, for a period from now', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      const registration = await registrationOf(w, id);
+      // The renewal fell due 80 days ago (jobs off, an outage): three periods have passed.
+      await makeDue(w, id, 80 * 24 * 60);
+      const before = w.fakes.gatewayOne
+        .registrationCharges()
+        .filter((c) => c.registrationId === registration);
+      const ranAt = Date.now();
+      await runJob(w, 'renewals');
+      await runJob(w, 'renewals');
+      const charges = w.fakes.gatewayOne
+        .registrationCharges()
+        .filter((c) => c.registrationId === registration)
+        .slice(before.length);
+      expect(charges).toHaveLength(1);
+      const s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(s).toMatchObject({ status: 'active', available_credits: 10 });
+      // The period paid for is one the member can use: it starts at the renewal and ends a month on.
+      expect(Date.parse(s.current_period_start)).toBeGreaterThanOrEqual(ranAt - 1_000);
+      expect(Date.parse(s.current_period_end)).toBeGreaterThan(Date.now() + 27 * 86_400_000);
+      const [row] = await w.t.db.query(`SELECT streak_months FROM subscriptions WHERE id = $1`, [id]);
+      expect(row.streak_months).toBe(1);
+    });
+
     it('retries a declined card after 1, 3 and 5 days with a dunning e-mail each time, then expires it after the grace', async () => {
       const { member, id } = await activeMember(w, tier.id);
       w.fakes.gatewayOne.declinedRegistrations.add(await registrationOf(w, id));
@@ -699,6 +724,42 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       ).toHaveLength(0);
     });
 
+    it('reminds a member of a site with a 14-day lead 14 days ahead, however many other sites’ renewals fall sooner', async () => {
+      const site = await makeSite(w.t);
+      const admin = await makeUser(w.t, site, { role: 'admin' });
+      await api(w.t.app)
+        .as(admin.token)
+        .put(`/admin/site-configs/${site}`, { additional_settings: { subscriptions: { reminder_days: 14 } } })
+        .expect(200);
+      const ownTier = await tierOn({ ...w, site, admin }, { amount_cents: 1000 });
+      const { member, id } = await activeMember({ ...w, site, admin }, ownTier.id);
+      await w.t.db.query(
+        `UPDATE subscriptions SET next_billing_date = now() + interval '10 days',
+                current_period_end = now() + interval '10 days' WHERE id = $1`,
+        [id],
+      );
+      // The world's site (the default 7-day lead) has 500 memberships renewing in 8 days: none due a reminder,
+      // all sooner than the member's renewal.
+      const copies = await w.t.db.query<Array<{ id: string }>>(
+        `INSERT INTO subscriptions (id, site_id, user_id, tier_id, status, amount_cents, currency, billing_interval,
+                                    auto_renew, entry_credits_per_period, current_period_start, current_period_end,
+                                    next_billing_date, subscription_start_date, cooling_off_expiry)
+         SELECT gen_random_uuid(), $1, $2, $3, 'active', 1000, 'GBP', 'month', true, 10, now(),
+                now() + interval '8 days', now() + interval '8 days', now(), now()
+           FROM generate_series(1, 500)
+         RETURNING id`,
+        [w.site, (await makeUser(w.t, w.site)).user.id, tier.id],
+      );
+      try {
+        await runJob(w, 'reminders');
+        expect(w.t.smtp.to(member.email).filter((m) => /membership renews on/.test(m.subject))).toHaveLength(
+          1,
+        );
+      } finally {
+        await w.t.db.query(`DELETE FROM subscriptions WHERE id = ANY($1)`, [copies.map((c) => c.id)]);
+      }
+    });
+
     it('reminds the member before each renewal, once, saying what will be charged and how to cancel', async () => {
       const { member, id } = await activeMember(w, tier.id);
       await w.t.db.query(
@@ -715,6 +776,45 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
   });
 
   describe('cancelling', () => {
+    it('gives no credits once a cancellation’s period has ended or a past-due grace is over, before the job moves them', async () => {
+      const raffle = await raffleOn(w, { total_entries_available: 1000 });
+      const enter = (token: string) =>
+        api(w.t.app).as(token).post(`/raffles/${raffle.id}/entries`, { method: 'credits', quantity: 2 });
+      // Cancelled outside the cooling-off window: credits run to the period's end, which passed a minute ago.
+      const leaving = await activeMember(w, tier.id);
+      await w.t.db.query(
+        `UPDATE subscriptions SET cooling_off_expiry = now() - interval '1 day' WHERE id = $1`,
+        [leaving.id],
+      );
+      await api(w.t.app)
+        .as(leaving.member.token)
+        .post(`/subscriptions/${leaving.id}/cancel`, { reason: 'Moving on' })
+        .expect(200);
+      await w.t.db.query(
+        `UPDATE subscriptions SET current_period_end = now() - interval '1 minute',
+                next_billing_date = now() - interval '1 minute' WHERE id = $1`,
+        [leaving.id],
+      );
+      expect((await enter(leaving.member.token).expect(422)).body.code).toBe('CREDITS_UNAVAILABLE');
+      expect((await getSubscription(w, leaving.member.token, leaving.id).expect(200)).body).toMatchObject({
+        status: 'pending_cancellation',
+        available_credits: 0,
+      });
+      // Past due for eight days: the 7-day grace is over.
+      const lapsed = await activeMember(w, tier.id);
+      await w.t.db.query(
+        `UPDATE subscriptions SET status = 'past_due', past_due_since = now() - interval '8 days' WHERE id = $1`,
+        [lapsed.id],
+      );
+      expect((await enter(lapsed.member.token).expect(422)).body.code).toBe('CREDITS_UNAVAILABLE');
+      // Within the grace, credits still work (DESIGN §5: past_due is active).
+      await w.t.db.query(
+        `UPDATE subscriptions SET past_due_since = now() - interval '6 days' WHERE id = $1`,
+        [lapsed.id],
+      );
+      await enter(lapsed.member.token).expect(201);
+    });
+
     it('inside the cooling-off window: cancelled now, the period refunded less the credits spent, arithmetic recorded', async () => {
       const { member, id, checkoutId } = await activeMember(w, tier.id);
       const raffle = await raffleOn(w);

@@ -14,6 +14,8 @@ export function toSubscriptionDto(s: SubscriptionRow, now = new Date()): Subscri
         trial_end_date: s.trial_end_date ? new Date(s.trial_end_date) : null,
         entry_credits_per_period: s.entry_credits_per_period,
         credits_used_this_period: s.credits_used_this_period,
+        current_period_end: s.current_period_end ? new Date(s.current_period_end) : null,
+        past_due_since: s.past_due_since ? new Date(s.past_due_since) : null,
       },
       now,
     ),

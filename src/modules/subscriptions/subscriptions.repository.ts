@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Subscription } from './entities/subscription.entity.js';
-import type { SubscriptionStatus } from './subscriptions.rules.js';
+import { GRACE_DAYS, type SubscriptionStatus } from './subscriptions.rules.js';
 
 /** A subscription as read for answers and decisions: its row and its tier's name. */
 export type SubscriptionRow = Subscription & { tier_name: string };
@@ -145,35 +145,48 @@ export class SubscriptionsRepository {
    * just ran out still spends an older one's credits; the outer guard keeps every spend within its own.
    */
   async takeCredits(userId: string, siteId: string, quantity: number): Promise<boolean> {
+    // `creditsOpen` in SQL: a status that grants credits, not past a cancellation's period end or the grace. Its
+    // columns unqualified: the row the subquery picks, and in the outer check the row as updated (after the lock).
+    const open = `status IN ('trialing', 'active', 'past_due', 'pending_cancellation')
+          AND (status <> 'pending_cancellation' OR current_period_end IS NULL OR current_period_end > now())
+          AND (status <> 'past_due' OR past_due_since IS NULL
+               OR past_due_since > now() - make_interval(days => $4::integer))`;
     const [rows] = await this.tx.manager.query<[unknown[], number]>(
       `UPDATE subscriptions s SET credits_used_this_period = credits_used_this_period + $3, updated_at = now()
         WHERE s.id = (SELECT id FROM subscriptions
-                       WHERE user_id = $1 AND site_id = $2
-                         AND status IN ('trialing', 'active', 'past_due', 'pending_cancellation')
+                       WHERE user_id = $1 AND site_id = $2 AND ${open}
                          AND credits_used_this_period + $3 <= entry_credits_per_period
                        ORDER BY created_at DESC, id DESC LIMIT 1
                        FOR UPDATE)
-          AND s.status IN ('trialing', 'active', 'past_due', 'pending_cancellation')
+          AND ${open}
           AND s.credits_used_this_period + $3 <= s.entry_credits_per_period
         RETURNING s.id`,
-      [userId, siteId, quantity],
+      [userId, siteId, quantity, GRACE_DAYS],
     );
     return rows.length === 1;
   }
 
   /**
    * Claims subscriptions renewing within `horizon` that have not been reminded of this renewal, until
-   * the transaction ends: another run (another instance) skips them rather than reminding them too.
+   * the transaction ends: another run (another instance) skips them rather than reminding them too. In
+   * renewal order, after `after` (the last of the previous page): a page of renewals not due a reminder yet
+   * is passed over, not read again.
    */
-  async toRemind(now: Date, horizon: Date, limit: number): Promise<SubscriptionRow[]> {
+  async toRemind(
+    now: Date,
+    horizon: Date,
+    limit: number,
+    after?: { at: Date; id: string },
+  ): Promise<SubscriptionRow[]> {
     return this.tx.manager.query<SubscriptionRow[]>(
       `${SELECT_ROW}
         WHERE s.status IN ('active', 'trialing') AND s.auto_renew
           AND s.next_billing_date > $1 AND s.next_billing_date <= $2
           AND s.reminded_for IS DISTINCT FROM s.next_billing_date
-        ORDER BY s.next_billing_date LIMIT $3
+          AND ($4::timestamptz IS NULL OR (s.next_billing_date, s.id) > ($4::timestamptz, $5::uuid))
+        ORDER BY s.next_billing_date, s.id LIMIT $3
         FOR UPDATE OF s SKIP LOCKED`,
-      [now, horizon, limit],
+      [now, horizon, limit, after?.at ?? null, after?.id ?? null],
     );
   }
 

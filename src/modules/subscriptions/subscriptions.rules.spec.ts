@@ -8,6 +8,7 @@ import {
   monthsOf,
   nextRetryAt,
   reminderDays,
+  creditsOpen,
   renewedDates,
   resumedState,
   startDates,
@@ -23,7 +24,14 @@ const day = (n: number): Date => new Date(NOW.getTime() + n * 86_400_000);
 describe('subscriptionFlags (DESIGN §5)', () => {
   const flags = (status: SubscriptionStatus, trialEnd: Date | null = null) =>
     subscriptionFlags(
-      { status, trial_end_date: trialEnd, entry_credits_per_period: 10, credits_used_this_period: 3 },
+      {
+        status,
+        trial_end_date: trialEnd,
+        entry_credits_per_period: 10,
+        credits_used_this_period: 3,
+        current_period_end: day(10),
+        past_due_since: status === 'past_due' ? day(-2) : null,
+      },
       NOW,
     );
 
@@ -48,10 +56,43 @@ describe('subscriptionFlags (DESIGN §5)', () => {
 
   it('never answers negative credits', () => {
     const f = subscriptionFlags(
-      { status: 'active', trial_end_date: null, entry_credits_per_period: 2, credits_used_this_period: 5 },
+      {
+        status: 'active',
+        trial_end_date: null,
+        entry_credits_per_period: 2,
+        credits_used_this_period: 5,
+        current_period_end: day(10),
+        past_due_since: null,
+      },
       NOW,
     );
     expect(f.available_credits).toBe(0);
+  });
+});
+
+describe('creditsOpen: credits end when the membership does, not when the job next runs', () => {
+  const at = (
+    status: SubscriptionStatus,
+    over: { current_period_end?: Date | null; past_due_since?: Date | null } = {},
+  ) => creditsOpen({ status, current_period_end: day(10), past_due_since: null, ...over }, NOW);
+
+  it('closes a cancellation at its period’s end, to the instant', () => {
+    expect(at('pending_cancellation')).toBe(true);
+    expect(at('pending_cancellation', { current_period_end: new Date(NOW.getTime() + 1) })).toBe(true);
+    expect(at('pending_cancellation', { current_period_end: NOW })).toBe(false);
+    expect(at('pending_cancellation', { current_period_end: day(-1) })).toBe(false);
+  });
+
+  it('closes a past-due membership when its 7-day grace is over', () => {
+    expect(at('past_due', { past_due_since: day(-6) })).toBe(true);
+    expect(at('past_due', { past_due_since: day(-7) })).toBe(false);
+  });
+
+  it('keeps the other granting statuses open and the rest closed', () => {
+    expect(at('active', { current_period_end: day(-1) })).toBe(true); // renewed by the hourly run
+    expect(at('trialing')).toBe(true);
+    for (const status of ['paused', 'cancelled', 'expired', 'incomplete', 'incomplete_expired'] as const)
+      expect(at(status)).toBe(false);
   });
 });
 
@@ -101,6 +142,15 @@ describe('period dates', () => {
     expect(next.current_period_start.toISOString()).toBe('2030-02-28T10:00:00.000Z');
     expect(next.current_period_end.toISOString()).toBe('2030-03-28T10:00:00.000Z');
     expect(next.cooling_off_expiry).toEqual(new Date(late.getTime() + 14 * 86_400_000));
+  });
+
+  it('starts the period now when the one after the old end would be over already (renewals that did not run)', () => {
+    const overdue = renewedDates(day(-80), 'month', NOW);
+    expect(overdue.current_period_start).toEqual(NOW);
+    expect(overdue.current_period_end).toEqual(new Date('2030-02-28T10:00:00.000Z'));
+    // A period still running when paid (a dunning retry within the grace) keeps to the old end.
+    const retried = renewedDates(day(-5), 'month', NOW);
+    expect(retried.current_period_start).toEqual(day(-5));
   });
 
   it('extends the period by the length of a pause and resumes an active membership active', () => {

@@ -48,6 +48,8 @@ export function subscriptionFlags(
     trial_end_date: Date | null;
     entry_credits_per_period: number;
     credits_used_this_period: number;
+    current_period_end: Date | null;
+    past_due_since: Date | null;
   },
   now: Date,
 ): SubscriptionFlags {
@@ -59,8 +61,26 @@ export function subscriptionFlags(
     is_trial_active: s.status === 'trialing' && s.trial_end_date !== null && s.trial_end_date > now,
     is_paused: s.status === 'paused',
     can_be_cancelled: ['trialing', 'active', 'past_due', 'paused'].includes(s.status),
-    available_credits: isActive ? Math.max(0, s.entry_credits_per_period - s.credits_used_this_period) : 0,
+    available_credits: creditsOpen(s, now)
+      ? Math.max(0, s.entry_credits_per_period - s.credits_used_this_period)
+      : 0,
   };
+}
+
+/**
+ * Whether a membership's credits may be spent at `now`: its status grants them (`CREDIT_STATUSES`), and it has
+ * not passed the moment it ends. A cancellation runs "to `current_period_end`, then `cancelled`", and a past
+ * due one to the end of its grace (DESIGN §5); the job that moves them runs every 15 minutes, and until it does
+ * the status alone would still grant credits. `SubscriptionsRepository.takeCredits` holds the same in SQL.
+ */
+export function creditsOpen(
+  s: { status: SubscriptionStatus; current_period_end: Date | null; past_due_since: Date | null },
+  now: Date,
+): boolean {
+  if (!CREDIT_STATUSES.includes(s.status)) return false;
+  if (s.status === 'pending_cancellation') return !s.current_period_end || s.current_period_end > now;
+  if (s.status === 'past_due') return !s.past_due_since || !graceOver(s.past_due_since, now);
+  return true;
 }
 
 /** Statuses whose credits may be spent (the same as `is_active`). */
@@ -135,7 +155,10 @@ export function startDates(
 
 /**
  * A renewal (or a trial's first charge) paid: the next period runs from where the last one ended (not
- * from when a late retry succeeded), with a new cooling-off window from now.
+ * from when a late retry succeeded), with a new cooling-off window from now. A period that would already be
+ * over when it is paid for (no renewal ran for longer than a period: jobs off, an outage) starts now instead:
+ * chained from the old end it would be due again at once, and the same run would charge the card once for
+ * every period missed, each giving credits for a period that had passed.
  */
 export function renewedDates(
   periodEnd: Date,
@@ -147,7 +170,7 @@ export function renewedDates(
   next_billing_date: Date;
   cooling_off_expiry: Date;
 } {
-  const start = periodEnd;
+  const start = addPeriod(periodEnd, interval) <= now ? now : periodEnd;
   const end = addPeriod(start, interval);
   return {
     current_period_start: start,
