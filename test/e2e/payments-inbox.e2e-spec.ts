@@ -82,6 +82,23 @@ describe('the webhook inbox, its admin view and replay, and events out of order'
     const rootView = (await list(superadmin.token, '&provider=gatewayone')).map((e) => e.id);
     expect(rootView).toEqual(expect.arrayContaining([mine.eventId, theirs.eventId]));
     expect((await list(w.admin.token, '&provider=gatewaytwo')).map((e) => e.id)).not.toContain(mine.eventId);
+
+    // A superadmin naming a site, by the query or by X-Site-Id as every admin route takes it, sees that site's.
+    const byQuery = (await list(superadmin.token, `&site_id=${otherSite}`)).map((e) => e.id);
+    expect(byQuery).toContain(theirs.eventId);
+    expect(byQuery).not.toContain(mine.eventId);
+    const byHeader = await api(w.t.app)
+      .as(superadmin.token)
+      .get('/admin/inbound-events?limit=100')
+      .set('X-Site-Id', w.site)
+      .expect(200);
+    const headerIds = (byHeader.body as EventBody[]).map((e) => e.id);
+    expect(headerIds).toContain(mine.eventId);
+    expect(headerIds).not.toContain(theirs.eventId);
+    await api(w.t.app)
+      .as(superadmin.token)
+      .get(`/admin/inbound-events?site_id=${'x'.repeat(65)}`)
+      .expect(400);
   });
 
   it('keeps events matching no payment of ours to superadmins', async () => {

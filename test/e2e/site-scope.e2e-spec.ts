@@ -3,7 +3,7 @@ import { api } from '../support/api';
 import { bulkBody, codeBody, makeBrand } from '../support/discounts';
 import { DEFAULT_PASSWORD, makeSite, makeUser, type MadeUser, uid } from '../support/factories';
 import { activeMember, tierOn, withRoot, type MembershipWorld } from '../support/memberships';
-import { orderAsUser, startPaymentsWorld, stopPaymentsWorld, type PaymentsWorld } from '../support/payments';
+import { startPaymentsWorld, stopPaymentsWorld, type PaymentsWorld } from '../support/payments';
 import { ADDRESS, productOn } from '../support/merch';
 import { makeDraft, makePublished } from '../support/raffles';
 
@@ -80,42 +80,6 @@ describe('site scope', () => {
         .get(`/admin/integrations/dead-letters?site_id=${'x'.repeat(65)}`)
         .expect(400);
       expect(tooLong.body.code).toBe('VALIDATION_FAILED');
-    });
-  });
-
-  describe('the webhook inbox', () => {
-    it('a superadmin naming a site by X-Site-Id or ?site_id= lists that site’s events only; naming none, every site’s', async () => {
-      /** A paid order of `site`, settled by the gateway's webhook: answers its inbox event's id. */
-      const eventOn = async (site: string, adminToken: string) => {
-        const raffle = await makePublished(w.t, adminToken);
-        const buyer = await makeUser(w.t, site);
-        const order = await orderAsUser(w, buyer.token, raffle.item_id, { site_id: site, quantity: 1 });
-        w.fakes.gatewayOne.complete(order.checkout_id);
-        expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id)).toBe(200);
-        await w.t.drain();
-        return (
-          await one<{ id: string }>(`SELECT id FROM inbound_events WHERE payload->'payload'->>'ndc' = $1`, [
-            order.checkout_id,
-          ])
-        ).id;
-      };
-      const ofA = await eventOn(w.site, w.admin.token);
-      const ofB = await eventOn(b.site, adminB.token);
-      const ids = (res: { body: unknown }) => (res.body as Array<{ id: string }>).map((e) => e.id);
-      const byHeader = await as(w.root)
-        .get('/admin/inbound-events?limit=100')
-        .set('X-Site-Id', w.site)
-        .expect(200);
-      expect(ids(byHeader)).toContain(ofA);
-      expect(ids(byHeader)).not.toContain(ofB);
-      const byQuery = await as(w.root).get(`/admin/inbound-events?limit=100&site_id=${b.site}`).expect(200);
-      expect(ids(byQuery)).toContain(ofB);
-      expect(ids(byQuery)).not.toContain(ofA);
-      const every = await as(w.root).get('/admin/inbound-events?limit=100').expect(200);
-      expect(ids(every)).toEqual(expect.arrayContaining([ofA, ofB]));
-      await as(w.root)
-        .get(`/admin/inbound-events?site_id=${'x'.repeat(65)}`)
-        .expect(400);
     });
   });
 
