@@ -14,7 +14,7 @@ import {
   tierOn,
   withRoot,
 } from '../support/memberships';
-import { RENEWAL_BATCH } from '#app/modules/subscriptions/jobs/renewals.job.js';
+import { RENEWAL_BATCH, RenewalsJob } from '#app/modules/subscriptions/jobs/renewals.job.js';
 import { raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
 
 const DAY = 86_400_000;
@@ -521,6 +521,27 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(Object.keys(row.milestones_awarded).sort()).toEqual(['12', '3', '6']);
       // 13 payments of £10 (10 points each) and the milestones 3, 6, 12 (100 + 250 + 500).
       expect(await pointsOf(w.t, member.user.id)).toBe(130 + 850);
+    });
+
+    it('keeps the billing day of a membership begun on 31 January: after February’s period it renews to 31 March', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      await w.t.db.query(
+        `UPDATE subscriptions SET subscription_start_date = '2025-01-31T12:00:00Z',
+                current_period_start = '2025-01-31T12:00:00Z', current_period_end = '2025-02-28T12:00:00Z',
+                next_billing_date = '2025-02-28T12:00:00Z', cooling_off_expiry = '2025-02-14T12:00:00Z'
+          WHERE id = $1`,
+        [id],
+      );
+      // The hourly run of 1 March 2025, given that instant (with today's clock the membership would be months
+      // overdue and start a period from now).
+      await w.t.app.get(RenewalsJob).run(new Date('2025-03-01T00:07:00Z'));
+      await w.t.drain();
+      const s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(s).toMatchObject({
+        current_period_start: '2025-02-28T12:00:00.000Z',
+        current_period_end: '2025-03-31T12:00:00.000Z',
+        next_billing_date: '2025-03-31T12:00:00.000Z',
+      });
     });
 
     it('charges a membership whose renewals did not run for months once, for a period from now', async () => {

@@ -25,6 +25,8 @@ export interface PaidRenewal {
   paymentId: string;
   registrationId: string | null;
   billingInterval: BillingInterval;
+  /** The period being renewed: its start (whose day of the month the next one keeps) and its end. */
+  periodStart: Date | null;
   /** Where the paid period starts: the end of the last one (now for a first charge after a trial). */
   periodEnd: Date | null;
   /** What it paid: given back whole when the membership had moved on and it renews nothing. */
@@ -76,7 +78,7 @@ export class RenewalEffectsService {
     if (!renewals.length) return 0;
     const renewed = await this.renewals.renew(
       renewals.map((r) => {
-        const dates = renewedDates(r.periodEnd ?? now, r.billingInterval, now);
+        const dates = renewedDates({ start: r.periodStart, end: r.periodEnd ?? now }, r.billingInterval, now);
         return {
           subscriptionId: r.subscriptionId,
           paymentId: r.paymentId,

@@ -18,6 +18,7 @@ export interface ClaimedRenewal {
   tier_name: string;
   gatewayone_registration_id: string | null;
   pending_payment_id: string;
+  current_period_start: Date | null;
   current_period_end: Date | null;
   past_due_since: Date | null;
   failed_charges: number;
@@ -48,8 +49,8 @@ export class RenewalsRepository {
                 FOR UPDATE SKIP LOCKED) due
         WHERE s.id = due.id AND t.id = s.tier_id
        RETURNING s.id, s.site_id, s.user_id, s.status, s.amount_cents, s.currency, s.billing_interval,
-                 t.name AS tier_name, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_end,
-                 s.past_due_since, s.failed_charges`,
+                 t.name AS tier_name, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_start,
+                 s.current_period_end, s.past_due_since, s.failed_charges`,
       [now, limit],
     );
     return rows;
@@ -67,8 +68,8 @@ export class RenewalsRepository {
   ): Promise<Array<ClaimedRenewal & { claimed_at: Date }>> {
     return this.tx.manager.query(
       `SELECT s.id, s.site_id, s.user_id, s.status, s.amount_cents, s.currency, s.billing_interval,
-              t.name AS tier_name, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_end,
-              s.past_due_since, s.failed_charges, s.pending_payment_claimed_at AS claimed_at
+              t.name AS tier_name, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_start,
+              s.current_period_end, s.past_due_since, s.failed_charges, s.pending_payment_claimed_at AS claimed_at
          FROM subscriptions s JOIN subscription_tiers t ON t.id = s.tier_id
         WHERE s.pending_payment_id IS NOT NULL AND s.pending_payment_claimed_at < $1 AND ($3::uuid IS NULL OR s.id > $3::uuid)
         ORDER BY s.id LIMIT $2`,

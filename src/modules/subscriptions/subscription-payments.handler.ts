@@ -70,6 +70,7 @@ export class SubscriptionPaymentsHandler implements PaidOrderHandler, OnModuleIn
           paymentId: payment.id,
           registrationId: payment.registration_id,
           billingInterval: s.billing_interval,
+          periodStart: s.current_period_start,
           periodEnd: s.current_period_end,
           amountCents: payment.amount_cents,
         },

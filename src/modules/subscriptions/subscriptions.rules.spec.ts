@@ -138,18 +138,51 @@ describe('period dates', () => {
 
   it('renews from where the last period ended, with a new cooling-off window from now', () => {
     const late = day(3);
-    const next = renewedDates(new Date('2030-02-28T10:00:00Z'), 'month', late);
+    const next = renewedDates(
+      { start: new Date('2030-01-28T10:00:00Z'), end: new Date('2030-02-28T10:00:00Z') },
+      'month',
+      late,
+    );
     expect(next.current_period_start.toISOString()).toBe('2030-02-28T10:00:00.000Z');
     expect(next.current_period_end.toISOString()).toBe('2030-03-28T10:00:00.000Z');
     expect(next.cooling_off_expiry).toEqual(new Date(late.getTime() + 14 * 86_400_000));
   });
 
+  it('keeps the billing day through a shorter month: 31 January, 28 February, 31 March, 30 April, 31 May', () => {
+    const at = (iso: string) => new Date(`${iso}T12:00:00.000Z`);
+    let period = { start: at('2025-01-31'), end: at('2025-02-28') };
+    const ends: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const next = renewedDates(period, 'month', period.end);
+      ends.push(next.current_period_end.toISOString().slice(0, 10));
+      period = { start: next.current_period_start, end: next.current_period_end };
+    }
+    expect(ends).toEqual(['2025-03-31', '2025-04-30', '2025-05-31', '2025-06-30']);
+    // A year begun on 29 February renews on 28 February in the years between. Looking one period back, the
+    // 29th is not found again four years on (that would need the day stored): 28 February it stays.
+    const leap = renewedDates({ start: at('2028-02-29'), end: at('2029-02-28') }, 'year', at('2029-02-28'));
+    expect(leap.current_period_end.toISOString().slice(0, 10)).toBe('2030-02-28');
+  });
+
+  it('takes the day from the end of a period that was not a whole one (a trial, a pause)', () => {
+    const trialEnd = new Date('2030-02-07T10:00:00.000Z');
+    const afterTrial = renewedDates(
+      { start: new Date('2030-01-31T10:00:00.000Z'), end: trialEnd },
+      'month',
+      trialEnd,
+    );
+    expect(afterTrial.current_period_end.toISOString()).toBe('2030-03-07T10:00:00.000Z');
+    const paused = renewedDates({ start: day(-30), end: day(5) }, 'month', NOW); // lengthened by a pause
+    expect(paused.current_period_start).toEqual(day(5));
+    expect(paused.current_period_end).toEqual(addPeriod(day(5), 'month'));
+  });
+
   it('starts the period now when the one after the old end would be over already (renewals that did not run)', () => {
-    const overdue = renewedDates(day(-80), 'month', NOW);
+    const overdue = renewedDates({ start: day(-111), end: day(-80) }, 'month', NOW);
     expect(overdue.current_period_start).toEqual(NOW);
     expect(overdue.current_period_end).toEqual(new Date('2030-02-28T10:00:00.000Z'));
     // A period still running when paid (a dunning retry within the grace) keeps to the old end.
-    const retried = renewedDates(day(-5), 'month', NOW);
+    const retried = renewedDates({ start: addPeriod(day(-5), 'month', -1), end: day(-5) }, 'month', NOW);
     expect(retried.current_period_start).toEqual(day(-5));
   });
 

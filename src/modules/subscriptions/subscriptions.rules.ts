@@ -155,13 +155,17 @@ export function startDates(
 
 /**
  * A renewal (or a trial's first charge) paid: the next period runs from where the last one ended (not
- * from when a late retry succeeded), with a new cooling-off window from now. A period that would already be
- * over when it is paid for (no renewal ran for longer than a period: jobs off, an outage) starts now instead:
- * chained from the old end it would be due again at once, and the same run would charge the card once for
- * every period missed, each giving credits for a period that had passed.
+ * from when a late retry succeeded), with a new cooling-off window from now.
+ * - It keeps the member's billing day: after a whole period (one interval from its start), the next ends two
+ *   intervals from that start, so 31 January → 28 February is followed by 28 February → 31 March, not by a
+ *   period ending on the 28th for good. After a period of another length (a trial, one a pause lengthened), the
+ *   day is its end's.
+ * - A period that would already be over when it is paid for (no renewal ran for longer than a period: jobs
+ *   off, an outage) starts now instead: chained from the old end it would be due again at once, and the same
+ *   run would charge the card once for every period missed, each giving credits for a period that had passed.
  */
 export function renewedDates(
-  periodEnd: Date,
+  period: { start: Date | null; end: Date },
   interval: BillingInterval,
   now: Date,
 ): {
@@ -170,8 +174,12 @@ export function renewedDates(
   next_billing_date: Date;
   cooling_off_expiry: Date;
 } {
-  const start = addPeriod(periodEnd, interval) <= now ? now : periodEnd;
-  const end = addPeriod(start, interval);
+  const { start: last, end: lastEnd } = period;
+  const wasWhole = last !== null && addPeriod(last, interval).getTime() === lastEnd.getTime();
+  const next = wasWhole ? addPeriod(last, interval, 2) : addPeriod(lastEnd, interval);
+  const overdue = next <= now;
+  const start = overdue ? now : lastEnd;
+  const end = overdue ? addPeriod(now, interval) : next;
   return {
     current_period_start: start,
     current_period_end: end,

@@ -135,6 +135,7 @@ export class RenewalsJob implements OnModuleInit {
             paymentId: r.claim.pending_payment_id,
             registrationId: null,
             billingInterval: r.claim.billing_interval,
+            periodStart: r.claim.current_period_start,
             periodEnd: r.claim.current_period_end,
             amountCents: r.claim.amount_cents,
           })),
