@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { api } from '../support/api';
 import { makeSite, makeUser, type MadeUser } from '../support/factories';
@@ -455,6 +456,22 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
         stage: 'cancelled',
         payment: 'refunded',
       });
+    });
+
+    it('makes one order of a request retried with its Idempotency-Key: the first answer, replayed', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const key = randomUUID();
+      const send = () =>
+        api(w.t.app)
+          .as(buyer.token)
+          .post('/merch/orders', { items: [{ merch_product_id: tee.id, copies: 1 }], ...ADDRESS })
+          .set('Idempotency-Key', key);
+      const first = await send().expect(201);
+      const again = await send().expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      const orders = await w.t.db.query(`SELECT id FROM merch_orders WHERE user_id = $1`, [buyer.user.id]);
+      expect(orders).toHaveLength(1);
     });
 
     it('states a line’s cost in its currency’s own digits, as the gateway is asked for it', async () => {

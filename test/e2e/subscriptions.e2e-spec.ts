@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { api } from '../support/api';
 import { DEFAULT_PASSWORD, makeSite, makeUser, pointsOf, uid } from '../support/factories';
@@ -228,6 +229,22 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
         .post('/subscriptions', { tier_id: tier.id })
         .expect(422);
       expect(res.body.code).toBe('SELF_PAUSED');
+    });
+
+    it('starts one membership of a request retried with its Idempotency-Key: the first answer, replayed', async () => {
+      const member = await makeUser(w.t, w.site);
+      const key = randomUUID();
+      const send = () =>
+        api(w.t.app)
+          .as(member.token)
+          .post('/subscriptions', { tier_id: tier.id })
+          .set('Idempotency-Key', key);
+      const first = await send().expect(201);
+      const again = await send().expect(201);
+      expect(again.headers['idempotent-replayed']).toBe('true');
+      expect(again.body).toEqual(first.body);
+      const rows = await w.t.db.query(`SELECT id FROM subscriptions WHERE user_id = $1`, [member.user.id]);
+      expect(rows).toHaveLength(1);
     });
 
     it('gives the first payment back when the membership was cancelled before it, from a checkout left open', async () => {

@@ -8915,7 +8915,10 @@ export interface operations {
   createMerchOrder: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description 1–255 characters, unique per intended operation. Retrying with the same key and body within 24 h replays the first answer (same status and body, header `Idempotent-Replayed: true`) instead of acting twice. 5xx answers are not kept. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -8933,7 +8936,11 @@ export interface operations {
           'application/json': components['schemas']['CreatedMerchOrderDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -8960,7 +8967,20 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description `PRODUCT_NOT_AVAILABLE`: One of the products is not sold on this site.<br>`MIXED_CURRENCIES`: Products in two currencies cannot be bought in one order.<br>`AMOUNT_TOO_LARGE`: An order may come to at most 100000000 (minor units); this one comes to 220000000.<br>`SELF_PAUSED`: You have paused paid entries on your account for now.<br>`SPEND_LIMIT_REACHED`: This order would pass your monthly spend limit; 500 (minor units) is left this month. */
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /**
+       * @description `PRODUCT_NOT_AVAILABLE`: One of the products is not sold on this site.<br>`MIXED_CURRENCIES`: Products in two currencies cannot be bought in one order.<br>`AMOUNT_TOO_LARGE`: An order may come to at most 100000000 (minor units); this one comes to 220000000.<br>`SELF_PAUSED`: You have paused paid entries on your account for now.<br>`SPEND_LIMIT_REACHED`: This order would pass your monthly spend limit; 500 (minor units) is left this month.
+       *
+       *     `PRODUCT_NOT_AVAILABLE`: One of the products is not sold on this site.<br>`MIXED_CURRENCIES`: Products in two currencies cannot be bought in one order.<br>`AMOUNT_TOO_LARGE`: An order may come to at most 100000000 (minor units); this one comes to 220000000.<br>`SELF_PAUSED`: You have paused paid entries on your account for now.<br>`SPEND_LIMIT_REACHED`: This order would pass your monthly spend limit; 500 (minor units) is left this month.<br>`IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was used with a different request; use a new key for a new request.
+       */
       422: {
         headers: {
           [name: string]: unknown;
@@ -9927,7 +9947,10 @@ export interface operations {
   subscribeToTier: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description 1–255 characters, unique per intended operation. Retrying with the same key and body within 24 h replays the first answer (same status and body, header `Idempotent-Replayed: true`) instead of acting twice. 5xx answers are not kept. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -9945,7 +9968,11 @@ export interface operations {
           'application/json': components['schemas']['CreatedSubscriptionDto'];
         };
       };
-      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      /**
+       * @description `VALIDATION_FAILED`: The request is not valid.
+       *
+       *     `VALIDATION_FAILED`: The request is not valid.
+       */
       400: {
         headers: {
           [name: string]: unknown;
@@ -9981,7 +10008,20 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description `TIER_NOT_AVAILABLE`: This tier is no longer offered.<br>`SELF_PAUSED`: You have paused paid entries on your account for now.<br>`SPEND_LIMIT_REACHED`: This order would pass your monthly spend limit; 500 (minor units) is left this month. */
+      /** @description `IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly. */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /**
+       * @description `TIER_NOT_AVAILABLE`: This tier is no longer offered.<br>`SELF_PAUSED`: You have paused paid entries on your account for now.<br>`SPEND_LIMIT_REACHED`: This order would pass your monthly spend limit; 500 (minor units) is left this month.
+       *
+       *     `TIER_NOT_AVAILABLE`: This tier is no longer offered.<br>`SELF_PAUSED`: You have paused paid entries on your account for now.<br>`SPEND_LIMIT_REACHED`: This order would pass your monthly spend limit; 500 (minor units) is left this month.<br>`IDEMPOTENCY_KEY_REUSED`: This Idempotency-Key was used with a different request; use a new key for a new request.
+       */
       422: {
         headers: {
           [name: string]: unknown;

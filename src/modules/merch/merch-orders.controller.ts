@@ -3,6 +3,7 @@ import { ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } fro
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentUser, Public } from '#app/common/auth/auth.decorators.js';
 import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
+import { Idempotent } from '#app/common/idempotency/idempotency.decorator.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { ApiCalledBy, ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { CallbackReceivedDto, CreatedMerchOrderDto, CreateMerchOrderDto } from './dto/merch.dto.js';
@@ -19,6 +20,8 @@ export class MerchOrdersController {
 
   @Post('merch/orders')
   @Auth()
+  // It opens a checkout, as the create-order endpoints do: a retry replays the order rather than opening another.
+  @Idempotent()
   @ApiOperation({
     summary: 'Order merchandise',
     description:

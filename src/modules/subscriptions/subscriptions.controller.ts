@@ -4,6 +4,7 @@ import type { Response } from 'express';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentUser } from '#app/common/auth/auth.decorators.js';
 import { type RequestMeta, ReqMeta } from '#app/common/http/request-meta.js';
+import { Idempotent } from '#app/common/idempotency/idempotency.decorator.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { ApiRequestExample } from '#app/common/openapi/request-example.decorator.js';
 import { PageQueryDto, setNextCursor } from '#app/common/pagination/pagination.js';
@@ -31,6 +32,9 @@ export class SubscriptionsController {
 
   @Post()
   @Auth()
+  // It opens a checkout, as the create-order endpoints do: a retry replays the membership rather than
+  // starting a second one.
+  @Idempotent()
   @ApiOperation({
     summary: 'Start a membership',
     description:
