@@ -487,6 +487,73 @@ describe('raffles: administration (draft, update, publish, close, list)', () => 
       expect(ok.body).toMatchObject({ total_entries_available: 40, tickets_left: 0, can_join: false });
     });
 
+    /** Tickets through the admin's postal route: a real way in (the cap, the counter, the sell-out close). */
+    const postal = (raffleId: string, userId: string, quantity: number) =>
+      api(t.app)
+        .as(admin.token)
+        .post(`/admin/raffles/${raffleId}/entries`, {
+          user_id: userId,
+          quantity,
+          method: 'postal',
+          note: 'by post',
+        })
+        .set('Idempotency-Key', uid());
+    const stored = async (id: string) =>
+      (
+        await t.db.query<Array<Record<string, unknown>>>(
+          `SELECT end_date, max_entries, total_entries_available, current_entries, closed FROM raffles WHERE id = $1`,
+          [id],
+        )
+      )[0];
+
+    it('refuses to move a running raffle’s end into the past (422 ENDS_IN_PAST): closing it is the close route’s', async () => {
+      const raffle = await makePublished(t, admin.token, { total_entries_available: 100 });
+      await postal(raffle.id, user.user.id, 10).expect(201);
+      const before = await stored(raffle.id);
+      const res = await api(t.app)
+        .as(admin.token)
+        .put(`/admin/raffles/${raffle.id}`, { end_date: days(-1) });
+      expect([res.status, res.body.code]).toEqual([422, 'ENDS_IN_PAST']);
+      expect(await stored(raffle.id)).toEqual(before);
+      // Further out stays open to change.
+      await api(t.app)
+        .as(admin.token)
+        .put(`/admin/raffles/${raffle.id}`, { end_date: days(20) })
+        .expect(200);
+    });
+
+    it('refuses to lower max_entries below what an entrant already holds (422 MAX_BELOW_HELD)', async () => {
+      const raffle = await makePublished(t, admin.token, { total_entries_available: 100, max_entries: 20 });
+      await postal(raffle.id, user.user.id, 15).expect(201);
+      const res = await api(t.app).as(admin.token).put(`/admin/raffles/${raffle.id}`, { max_entries: 5 });
+      expect([res.status, res.body.code]).toEqual([422, 'MAX_BELOW_HELD']);
+      expect((await stored(raffle.id)).max_entries).toBe(20);
+      await api(t.app).as(admin.token).put(`/admin/raffles/${raffle.id}`, { max_entries: 15 }).expect(200);
+    });
+
+    it('keeps what a closed raffle sells final (409 ALREADY_CLOSED); its text stays editable', async () => {
+      const raffle = await makePublished(t, admin.token, { total_entries_available: 5 });
+      await postal(raffle.id, user.user.id, 5).expect(201); // sold out: closed by the counter
+      const full = (await api(t.app).get(`/raffles/${raffle.id}`).expect(200)).body;
+      expect(full.closed).toBe(true);
+      for (const change of [{ total_entries_available: 10 }, { end_date: days(30) }, { max_entries: 3 }]) {
+        const res = await api(t.app).as(admin.token).put(`/admin/raffles/${raffle.id}`, change);
+        expect([res.status, res.body.code]).toEqual([409, 'ALREADY_CLOSED']);
+      }
+      expect(await stored(raffle.id)).toMatchObject({ total_entries_available: 5, closed: true });
+      // The same values sent back, as a form does with the whole raffle, are no change; the text is.
+      await api(t.app)
+        .as(admin.token)
+        .put(`/admin/raffles/${raffle.id}`, {
+          total_entries_available: 5,
+          end_date: full.end_date,
+          upsells: full.upsells,
+          discount_tiers: full.discount_tiers,
+          description: 'Sold out in a day',
+        })
+        .expect(200);
+    });
+
     it('keeps the total up to the range its instant-win tickets were fixed in (422 TOTAL_BELOW_INSTANT_WINS)', async () => {
       const raffle = await makePublished(t, admin.token, {
         total_entries_available: 100,

@@ -134,6 +134,10 @@ export const ERROR_CATALOGUE = {
     errors: [{ field: 'smtp_host', message: 'is required when email_provider is "smtp"' }],
   },
   MAX_ENTRIES_EXCEEDED: { status: 422, detail: 'One entrant may hold at most 50 tickets.' },
+  MAX_BELOW_HELD: {
+    status: 422,
+    detail: 'An entrant already holds 15 tickets; max_entries cannot go below that.',
+  },
   MAX_ENTRIES_REACHED: {
     status: 422,
     detail: 'This would take you past the most tickets one person may hold in this raffle.',

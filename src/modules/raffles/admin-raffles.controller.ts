@@ -84,6 +84,12 @@ export class AdminRafflesController {
     'TOTAL_BELOW_SOLD',
     'TOTAL_BELOW_INSTANT_WINS',
     'INSTANT_WINS_FIXED',
+    'MAX_BELOW_HELD',
+    {
+      code: 'ENDS_IN_PAST',
+      detail: 'A running raffle’s end_date cannot move into the past; close it to end it now.',
+    },
+    { code: 'ALREADY_CLOSED', detail: 'The raffle is closed: total_entries_available can no longer change.' },
   )
   updateRaffle(
     @CurrentUser() actor: AuthUser,

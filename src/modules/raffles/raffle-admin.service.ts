@@ -20,6 +20,7 @@ import {
   RAFFLE_REQUIRED_FIELDS,
   raffleShapeErrors,
   type RaffleShape,
+  updateRefusal,
 } from './raffles.rules.js';
 import { RafflesService, refusal } from './raffles.service.js';
 
@@ -86,6 +87,22 @@ export class RaffleAdminService {
         () => raffleChanges(current, body),
         (c) => ({ ...current, ...c }),
       );
+      const refused = updateRefusal(current, changes, new Date());
+      if (refused) throw refusal(refused);
+      // A lower cap than an entrant already holds would be passed the moment it is set (DESIGN §6). Read under
+      // the raffle's lock: entries take it for their last statement.
+      if (
+        typeof changes.max_entries === 'number' &&
+        changes.max_entries !== current.max_entries &&
+        !current.draft
+      ) {
+        const held = await this.raffles.mostHeld(id, manager);
+        if (held > changes.max_entries)
+          throw AppException.unprocessable(
+            'MAX_BELOW_HELD',
+            `An entrant already holds ${held} tickets; max_entries cannot go below that.`,
+          );
+      }
       const total = changes.total_entries_available ?? current.total_entries_available;
       if (total < current.current_entries)
         throw AppException.unprocessable(

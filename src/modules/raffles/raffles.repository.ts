@@ -95,6 +95,15 @@ export class RafflesRepository {
       .getOne();
   }
 
+  /** The most tickets one entrant holds in the raffle (0 when none). */
+  async mostHeld(raffleId: string, manager: EntityManager): Promise<number> {
+    const [row] = await manager.query<Array<{ most: number | null }>>(
+      `SELECT max(entries_count)::int AS most FROM raffle_user_entries WHERE raffle_id = $1`,
+      [raffleId],
+    );
+    return row.most ?? 0;
+  }
+
   /** Published raffles with this item_id: on one site when `siteId` is given, else on any (at most `limit`). */
   findPublishedByItem(
     itemId: string,

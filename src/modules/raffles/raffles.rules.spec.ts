@@ -9,6 +9,7 @@ import {
   raffleShapeErrors,
   seedCommitment,
   ticketsLeft,
+  updateRefusal,
   type RaffleCounts,
   type RaffleFlags,
 } from './raffles.rules.js';
@@ -127,6 +128,37 @@ describe('transitions', () => {
     expect(closeRefusal(running())).toBeNull();
     expect(closeRefusal(running({ closed: true }))).toMatchObject({ status: 409, code: 'ALREADY_CLOSED' });
     expect(closeRefusal(running({ draft: true }))).toMatchObject({ status: 409, code: 'NOT_PUBLISHED' });
+  });
+});
+
+describe('updateRefusal: a published raffle’s edits', () => {
+  it('keeps a closed or drawn raffle’s selling fields final, counting only values that change', () => {
+    const closed = {
+      ...running({ closed: true }),
+      total_entries_available: 5,
+      upsells: [{ quantity: 2, b: 1 }],
+    };
+    expect(updateRefusal(closed, { total_entries_available: 10 }, NOW)).toMatchObject({
+      status: 409,
+      code: 'ALREADY_CLOSED',
+    });
+    expect(
+      updateRefusal({ ...running({ is_drawn: true }), max_entries: null }, { max_entries: 3 }, NOW)?.code,
+    ).toBe('ALREADY_CLOSED');
+    // Sent back unchanged (a jsonb value comes back with its keys reordered), or text only: no refusal.
+    expect(
+      updateRefusal(closed, { total_entries_available: 5, upsells: [{ b: 1, quantity: 2 }] }, NOW),
+    ).toBeNull();
+    expect(updateRefusal(closed, {}, NOW)).toBeNull();
+  });
+
+  it('refuses to move a running raffle’s end into the past, and leaves drafts to publishing', () => {
+    expect(updateRefusal(running(), { end_date: NOW }, NOW)).toMatchObject({
+      status: 422,
+      code: 'ENDS_IN_PAST',
+    });
+    expect(updateRefusal(running(), { end_date: new Date(NOW.getTime() + 60_000) }, NOW)).toBeNull();
+    expect(updateRefusal(running({ draft: true }), { end_date: NOW }, NOW)).toBeNull();
   });
 });
 

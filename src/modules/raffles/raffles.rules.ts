@@ -92,6 +92,69 @@ export function publishRefusal(
   return null;
 }
 
+/** What a raffle sells and when: final once it is closed (its ticket list and hash are published). */
+export const SELLING_FIELDS = [
+  'total_entries_available',
+  'max_entries',
+  'price_cents',
+  'currency',
+  'points_required',
+  'points_enabled',
+  'allow_free_entries',
+  'start_date',
+  'end_date',
+  'discount_tiers',
+  'upsells',
+] as const;
+
+/** JSON with object keys in one order: a stored jsonb value comes back with its keys ordered by PostgreSQL. */
+const canonical = (v: unknown): unknown =>
+  Array.isArray(v)
+    ? v.map(canonical)
+    : v && typeof v === 'object' && !(v instanceof Date)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>)
+            .sort(([a], [b]) => a.localeCompare(b))
+            .map(([k, x]) => [k, canonical(x)]),
+        )
+      : v;
+
+const sameValue = (a: unknown, b: unknown): boolean =>
+  a instanceof Date && b instanceof Date
+    ? a.getTime() === b.getTime()
+    : JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+
+/**
+ * Why an edit of a published raffle is refused, or null. A closed or drawn raffle's selling fields are final:
+ * raising its total would show tickets left that nobody can buy (nothing reopens a closed raffle). A running
+ * raffle's end cannot be moved into the past: the close job would end the draw for good, which is the close
+ * route's to do. Fields sent unchanged (a form sending the whole raffle back) are not changes.
+ */
+export function updateRefusal(
+  current: RaffleFlags & Partial<Record<(typeof SELLING_FIELDS)[number], unknown>>,
+  changes: Partial<Record<(typeof SELLING_FIELDS)[number], unknown>>,
+  now: Date,
+): Refusal {
+  if (current.draft) return null;
+  const changed = SELLING_FIELDS.filter(
+    (f) => changes[f] !== undefined && !sameValue(changes[f], current[f]),
+  );
+  if ((current.closed || current.is_drawn) && changed.length)
+    return {
+      status: 409,
+      code: 'ALREADY_CLOSED',
+      message: `The raffle is closed: ${changed.join(', ')} can no longer change.`,
+    };
+  const end = changes.end_date;
+  if (end instanceof Date && changed.includes('end_date') && end.getTime() <= now.getTime())
+    return {
+      status: 422,
+      code: 'ENDS_IN_PAST',
+      message: 'A running raffle’s end_date cannot move into the past; close it to end it now.',
+    };
+  return null;
+}
+
 export function closeRefusal(r: RaffleFlags): Refusal {
   if (r.draft) return { status: 409, code: 'NOT_PUBLISHED', message: 'A draft cannot be closed.' };
   if (r.closed) return { status: 409, code: 'ALREADY_CLOSED', message: 'The raffle is already closed.' };
