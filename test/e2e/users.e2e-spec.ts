@@ -66,6 +66,36 @@ describe('profiles (endpoint 21) and user administration', () => {
       expect(row.first_name).toBe('Ada');
     });
 
+    it('refuses, field by field (400), what the profile’s columns could not hold: a line break, or more characters than fit', async () => {
+      const u = await makeUser(t, site);
+      const heart = '\u2764\uFE0F'; // "❤️": two characters, one of which class-validator's MaxLength leaves out
+      for (const [field, value] of [
+        ['first_name', heart.repeat(60)],
+        ['address', heart.repeat(150)],
+        ['state_region', 'Kent\r\n\u0007Bob Smith, 1 High St'],
+        ['city', 'Leeds\nBcc: x'],
+      ] as const) {
+        const res = await api(t.app)
+          .as(u.token)
+          .put('/users/profile', { profile: { [field]: value } })
+          .expect(400);
+        expect([field, res.body.code, res.body.errors[0].field]).toEqual([
+          field,
+          'VALIDATION_FAILED',
+          `profile.${field}`,
+        ]);
+      }
+      const [row] = await t.db.query(
+        `SELECT first_name, state_region FROM user_profiles WHERE user_id = $1`,
+        [u.user.id],
+      );
+      expect(row).toEqual({ first_name: null, state_region: null });
+      await api(t.app)
+        .as(u.token)
+        .put('/users/profile', { profile: { first_name: heart.repeat(50) } })
+        .expect(200);
+    });
+
     it('dates and logs a change of marketing consent', async () => {
       const u = await makeUser(t, site);
       const res = await api(t.app).as(u.token).put('/users/profile', { marketing_consent: true }).expect(200);

@@ -3776,6 +3776,8 @@ export interface components {
       raffle: Record<string, never> | null;
       raffle_id: string;
       site_id: string;
+      /** @description User: `null` here, where the entry is nested in its own User (the back-reference is not expanded). */
+      user: Record<string, never> | null;
       user_agent: string | null;
       user_id: string;
     };
@@ -5805,7 +5807,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description `ITEM_ID_TAKEN`: This site already has a raffle with that item_id.<br>`NOT_PUBLISHED`: A draft is switched on by publishing it.<br>`INSTANT_WINS_FIXED`: Instant wins are fixed at publication: they can be changed only while a draft. */
+      /** @description `ITEM_ID_TAKEN`: This site already has a raffle with that item_id.<br>`NOT_PUBLISHED`: A draft is switched on by publishing it.<br>`INSTANT_WINS_FIXED`: Instant wins are fixed at publication: they can be changed only while a draft.<br>`ALREADY_CLOSED`: The raffle is closed: total_entries_available can no longer change. */
       409: {
         headers: {
           [name: string]: unknown;
@@ -5814,7 +5816,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description `TOTAL_BELOW_SOLD`: 120 tickets are already taken; the total cannot go below that.<br>`TOTAL_BELOW_INSTANT_WINS`: Instant-win tickets were fixed among tickets 1–1000; the total cannot go below that. */
+      /** @description `TOTAL_BELOW_SOLD`: 120 tickets are already taken; the total cannot go below that.<br>`TOTAL_BELOW_INSTANT_WINS`: Instant-win tickets were fixed among tickets 1–1000; the total cannot go below that.<br>`MAX_BELOW_HELD`: An entrant already holds 15 tickets; max_entries cannot go below that.<br>`ENDS_IN_PAST`: A running raffle’s end_date cannot move into the past; close it to end it now. */
       422: {
         headers: {
           [name: string]: unknown;

@@ -33,3 +33,16 @@ describe('null in an optional field: the validation and the document say the sam
     expect(documented('name').nullable).toBeUndefined();
   });
 });
+
+describe('a text field’s length, counted as its varchar column counts it (code points)', () => {
+  it('counts an emoji’s presentation selector, which MaxLength leaves out', () => {
+    const heart = '\u2764\uFE0F'; // "❤️": two code points
+    expect(refused({ description: heart.repeat(5) })).toEqual([]);
+    expect(refused({ description: heart.repeat(6) })).toEqual(['description']);
+  });
+
+  it('counts a character outside the BMP (two UTF-16 units) once, as PostgreSQL does', () => {
+    expect(refused({ description: '\u{1F600}'.repeat(10) })).toEqual([]);
+    expect(refused({ description: '\u{1F600}'.repeat(11) })).toEqual(['description']);
+  });
+});

@@ -1,7 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsBoolean, IsOptional, IsString } from 'class-validator';
+import { MaxChars } from '#app/common/validation/fields.js';
 import { IsTimestamp } from '#app/common/validation/timestamp.js';
 
 /** An optional ISO 8601 date-time string (`2025-06-01T00:00:00Z`); `null` clears it on update. */
@@ -9,7 +10,7 @@ export function DateTime(o: { description?: string; example?: string } = {}): Pr
   return applyDecorators(
     IsOptional(),
     IsString(),
-    MaxLength(40),
+    MaxChars(40),
     IsTimestamp('must be an ISO 8601 date-time', { strictSeparator: true }),
     ApiProperty({
       type: String,

@@ -92,6 +92,8 @@ describe('draw rules (DESIGN §6)', () => {
   it('shows a winner by first name and county only', () => {
     expect(publicWinnerName('Sam Jones', 'Kent')).toBe('Sam from Kent');
     expect(publicWinnerName(null, 'Kent')).toBe('A winner from Kent');
+    // Stored before profile fields were held to one line: shown on one line all the same.
+    expect(publicWinnerName('Sam\r\nBcc', 'Kent\r\n\u0007Bob Smith')).toBe('Sam from Kent Bob Smith');
     expect(publicWinnerName('Sam', null)).toBe('Sam');
   });
 });

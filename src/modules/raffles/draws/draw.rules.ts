@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { CONTROL_RUN } from '#app/common/validation/fields.js';
 
 /**
  * The draw of DESIGN §6, pinned byte for byte so anyone can recompute it (docs/FAIR-DRAWS.md). Pure: no
@@ -114,7 +115,8 @@ export function assignInstantPrizes(
  * "Sam from Kent"; "Sam"; "A winner from Kent"; "A winner".
  */
 export function publicWinnerName(firstName: string | null, county: string | null): string {
-  const name = firstName?.trim().split(/\s+/)[0] || 'A winner';
-  const place = county?.trim();
+  // One line whatever was stored before profile fields were held to one line (control characters as spaces).
+  const name = firstName?.replace(CONTROL_RUN, ' ').trim().split(/\s+/)[0] || 'A winner';
+  const place = county?.replace(CONTROL_RUN, ' ').replace(/\s+/g, ' ').trim();
   return place ? `${name} from ${place}` : name;
 }

@@ -53,5 +53,7 @@ export function toEntryRecordDto(e: RaffleEntry, raffle: RaffleDto | null): Raff
     entries_count: e.entries_count,
     points_spent: e.points_spent,
     raffle: raffle as unknown as Record<string, unknown> | null,
+    // The spec's Raffle entry has a `user`; nested in the User record it is that User (not expanded again).
+    user: null,
   };
 }

@@ -6,11 +6,11 @@ import {
   IsOptional,
   IsString,
   IsUrl,
-  MaxLength,
   MinLength,
   ValidateBy,
   ValidateIf,
 } from 'class-validator';
+import { MaxChars } from '#app/common/validation/fields.js';
 
 /** Field decorators the site settings need beyond `#app/common/validation/fields.js`. */
 
@@ -22,7 +22,7 @@ export function HttpUrl(o: { max: number; description?: string; example?: string
       { protocols: ['http', 'https'], require_protocol: true, require_tld: false },
       { message: 'must be an http(s) URL' },
     ),
-    MaxLength(o.max),
+    MaxChars(o.max),
     ApiProperty({
       type: String,
       format: 'uri',
@@ -40,7 +40,7 @@ export function Domain(o: { description?: string; example?: string }): PropertyD
   return applyDecorators(
     IsOptional(),
     IsUrl({ require_protocol: false, require_tld: false }, { message: 'must be a domain or URL' }),
-    MaxLength(255),
+    MaxChars(255),
     ApiProperty({ type: String, maxLength: 255, required: false, nullable: true, ...o }),
   );
 }
@@ -63,7 +63,7 @@ export function PresentStr(o: { max: number; description?: string; example?: str
     ValidateIf((_object: object, value: unknown) => value !== undefined),
     IsString(),
     MinLength(1),
-    MaxLength(max),
+    MaxChars(max),
     ApiProperty({ type: String, minLength: 1, maxLength: max, required: false, ...doc }),
   );
 }

@@ -53,4 +53,10 @@ export class RaffleEntryRecordDto {
   @Prop('integer') entries_count!: number;
   @Prop('integer') points_spent!: number;
   @Prop('object', { nullable: true, description: 'Raffle' }) raffle!: Record<string, unknown> | null;
+  @Prop('object', {
+    nullable: true,
+    description:
+      'User: `null` here, where the entry is nested in its own User (the back-reference is not expanded).',
+  })
+  user!: null;
 }
