@@ -323,6 +323,9 @@ export const WALK: WalkStep[] = [
         throw new Error('expected one winner');
     },
   },
+  // The admin's lists of what still needs a hand, named by the site as every admin list takes it.
+  { operationId: 'listUnclaimedPrizes', as: 'admin' },
+  { operationId: 'listDeadLetters', as: 'admin' },
 
   // The newcomer becomes an admin of the site.
   { operationId: 'setRole', as: 'admin', params: (v) => ({ id: v.userId }) },
