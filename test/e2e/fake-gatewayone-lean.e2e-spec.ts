@@ -115,11 +115,17 @@ describe('the lean status read of the fake gatewayone', () => {
       { id, who: { query: 'entityId=entity-other&' }, status: 403 },
       { id, who: { query: 'extra=1&' }, status: 200 },
     ];
+    // A pending checkout's answer carries the time it was given, in whole seconds: the two reads may fall on
+    // either side of a second's edge (the case above holds the rest of that answer equal).
+    const untimed = (a: Answer): Answer => {
+      const { timestamp: _at, ...body } = a.body;
+      return { ...a, body };
+    };
     for (const c of cases) {
       fakes.gatewayOne.resetControls();
       const [lean, routed] = await bothWays(c.id, c.who);
       expect(lean.status).toBe(c.status);
-      expect(lean).toEqual(routed);
+      expect(untimed(lean)).toEqual(untimed(routed));
     }
   });
 
