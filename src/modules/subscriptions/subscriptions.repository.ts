@@ -168,25 +168,21 @@ export class SubscriptionsRepository {
 
   /**
    * Claims subscriptions renewing within `horizon` that have not been reminded of this renewal, until
-   * the transaction ends: another run (another instance) skips them rather than reminding them too. In
-   * renewal order, after `after` (the last of the previous page): a page of renewals not due a reminder yet
-   * is passed over, not read again.
+   * the transaction ends: another run (another instance) skips them rather than reminding them too. In id
+   * order after `afterId` (the last of the previous page): a page of renewals not due a reminder yet is passed
+   * over, not read again. (Not a keyset on `next_billing_date`: it holds microseconds, and a JavaScript `Date`
+   * handed back as the cursor keeps milliseconds, so rows of one instant came back page after page.)
    */
-  async toRemind(
-    now: Date,
-    horizon: Date,
-    limit: number,
-    after?: { at: Date; id: string },
-  ): Promise<SubscriptionRow[]> {
+  async toRemind(now: Date, horizon: Date, limit: number, afterId?: string): Promise<SubscriptionRow[]> {
     return this.tx.manager.query<SubscriptionRow[]>(
       `${SELECT_ROW}
         WHERE s.status IN ('active', 'trialing') AND s.auto_renew
           AND s.next_billing_date > $1 AND s.next_billing_date <= $2
           AND s.reminded_for IS DISTINCT FROM s.next_billing_date
-          AND ($4::timestamptz IS NULL OR (s.next_billing_date, s.id) > ($4::timestamptz, $5::uuid))
-        ORDER BY s.next_billing_date, s.id LIMIT $3
+          AND ($4::uuid IS NULL OR s.id > $4::uuid)
+        ORDER BY s.id LIMIT $3
         FOR UPDATE OF s SKIP LOCKED`,
-      [now, horizon, limit, after?.at ?? null, after?.id ?? null],
+      [now, horizon, limit, afterId ?? null],
     );
   }
 

@@ -37,7 +37,7 @@ export class RemindersJob implements OnModuleInit {
 
   async run(now: Date): Promise<number> {
     let sent = 0;
-    let after: { at: Date; id: string } | undefined;
+    let after: string | undefined;
     for (;;) {
       const batch = await this.tx.run(async () => {
         const soon = await this.subs.toRemind(now, addDays(now, HORIZON_DAYS), BATCH, after);
@@ -70,19 +70,14 @@ export class RemindersJob implements OnModuleInit {
               : [];
           }),
         );
-        const last = soon.at(-1);
-        return {
-          seen: soon.length,
-          sent: mine.length,
-          last: last && { at: last.next_billing_date, id: last.id },
-        };
+        return { seen: soon.length, sent: mine.length, last: soon.at(-1)?.id };
       });
       sent += batch.sent;
       // Those not due yet stay for a later run. Each site has its own lead, so renewals due a reminder can
       // come after a page of others that are not (a 14-day lead's behind a 7-day lead's 500): the run pages on
-      // past them to the horizon.
-      if (batch.seen < BATCH || !batch.last?.at) return sent;
-      after = { at: batch.last.at, id: batch.last.id };
+      // past them to the horizon, in id order.
+      if (batch.seen < BATCH || !batch.last) return sent;
+      after = batch.last;
     }
   }
 }
