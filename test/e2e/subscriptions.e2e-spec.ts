@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
 import { api } from '../support/api';
+import { sentTwice } from '../support/idempotency';
 import { DEFAULT_PASSWORD, makeSite, makeUser, pointsOf, uid } from '../support/factories';
 import { untilSomeoneWaits, untilWaiting } from '../support/held-rows';
 import {
@@ -233,16 +233,7 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
 
     it('starts one membership of a request retried with its Idempotency-Key: the first answer, replayed', async () => {
       const member = await makeUser(w.t, w.site);
-      const key = randomUUID();
-      const send = () =>
-        api(w.t.app)
-          .as(member.token)
-          .post('/subscriptions', { tier_id: tier.id })
-          .set('Idempotency-Key', key);
-      const first = await send().expect(201);
-      const again = await send().expect(201);
-      expect(again.headers['idempotent-replayed']).toBe('true');
-      expect(again.body).toEqual(first.body);
+      await sentTwice(() => api(w.t.app).as(member.token).post('/subscriptions', { tier_id: tier.id }), 201);
       const rows = await w.t.db.query(`SELECT id FROM subscriptions WHERE user_id = $1`, [member.user.id]);
       expect(rows).toHaveLength(1);
     });

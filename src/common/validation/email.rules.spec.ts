@@ -1,5 +1,11 @@
 import { normalizedEmail } from '../email-address.js';
-import { emailProblem, fitsEmailColumns, isAcceptedEmail, isReservedEmailDomain } from './email.rules.js';
+import {
+  acceptedEmailProblem,
+  emailProblem,
+  fitsEmailColumns,
+  isAcceptedEmail,
+  isReservedEmailDomain,
+} from './email.rules.js';
 
 const I = '\u0130'; // LATIN CAPITAL LETTER I WITH DOT ABOVE: lower-cases to two UTF-16 units
 
@@ -58,5 +64,8 @@ describe('an address taken other than through a DTO (a website form, another fea
       'deleted-0b6f@deleted.invalid',
     ])
       expect([email, isAcceptedEmail(email)]).toEqual([email, false]);
+    // Said as the API's e-mail fields say it.
+    expect(acceptedEmailProblem('sam@example.com,')).toBe('must be an e-mail address');
+    expect(acceptedEmailProblem('deleted-0b6f@deleted.invalid')).toMatch(/reserved \.invalid domain/);
   });
 });

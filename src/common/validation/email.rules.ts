@@ -34,11 +34,15 @@ export function emailProblem(email: string): string | undefined {
 }
 
 /**
- * Whether an address that came in other than through a DTO (a website form, an account made by another
- * feature) is one the API's `Email()` fields take: the same format check (class-validator's `isEmail`, as the
- * decorator runs it) and `emailProblem`. An address one of them refuses would make an account nobody can sign
- * in to: registration, login and reset all refuse it.
+ * Why an address that came in other than through a DTO (a website form, an account made by another feature)
+ * cannot be taken, or undefined: what the API's `Email()` fields check, the format (class-validator's `isEmail`,
+ * with the decorator's message) and `emailProblem`. An address one of them refuses would make an account nobody
+ * can sign in to: registration, login and reset all refuse it.
  */
+export function acceptedEmailProblem(email: string): string | undefined {
+  return emailProblem(email) ?? (isEmail(email) ? undefined : 'must be an e-mail address');
+}
+
 export function isAcceptedEmail(email: string): boolean {
-  return isEmail(email) && !emailProblem(email);
+  return acceptedEmailProblem(email) === undefined;
 }

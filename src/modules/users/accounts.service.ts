@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { QueryFailedError } from 'typeorm';
 import type { AuthUserLookup } from '#app/common/auth/auth-user-lookup.js';
 import { AppException } from '#app/common/errors/app.exception.js';
-import { emailProblem, isAcceptedEmail } from '#app/common/validation/email.rules.js';
+import { acceptedEmailProblem } from '#app/common/validation/email.rules.js';
 import type { UserProfile } from './entities/user-profile.entity.js';
 import type { User } from './entities/user.entity.js';
 import { type ErasedUser, type NewUser, UsersRepository } from './users.repository.js';
@@ -80,8 +80,7 @@ export class AccountsService implements AuthUserLookup {
     // Every way in validates the address first (`Email()`, the form reader); this keeps one that did not from
     // failing the insert (a 500), taking an erased account's tombstone (which would block its erasure), or
     // making an account under an address no sign-in accepts.
-    const problem =
-      emailProblem(user.email) ?? (isAcceptedEmail(user.email) ? undefined : 'must be an e-mail address');
+    const problem = acceptedEmailProblem(user.email);
     if (problem) throw AppException.validation([{ field: 'email', message: problem }]);
     let made: User;
     try {
