@@ -235,6 +235,24 @@ describe('accounts: register, sign in, sessions', () => {
       await api(t.app).as(u.token).get('/users/me').expect(200);
     });
 
+    it('forgets failures more than fifteen minutes old: scattered mistakes never lock the account', async () => {
+      const u = await makeUser(t, site);
+      const login = (password: string) =>
+        api(t.app).post('/auth/login', { email: u.email, password, site_id: site });
+      for (let i = 0; i < 4; i++) await login('wrong-password-123').expect(401);
+      await t.db.query(
+        `UPDATE users SET last_failed_login_at = now() - interval '16 minutes' WHERE id = $1`,
+        [u.user.id],
+      );
+      await login('wrong-password-123').expect(401);
+      const [row] = await t.db.query(
+        `SELECT failed_login_attempts, account_locked_until FROM users WHERE id = $1`,
+        [u.user.id],
+      );
+      expect(row).toEqual({ failed_login_attempts: 1, account_locked_until: null });
+      await login(DEFAULT_PASSWORD).expect(200);
+    });
+
     it('counts concurrent wrong guesses without losing any', async () => {
       const u = await makeUser(t, site);
       await Promise.all(

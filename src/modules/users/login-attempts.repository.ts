@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
-import { LOCKOUT, lockedUntil } from './login.rules.js';
+import { failureWindowStart, LOCKOUT, lockedUntil } from './login.rules.js';
 import { User } from './entities/user.entity.js';
 import { normalizedEmail } from '#app/common/email-address.js';
 
@@ -34,16 +34,21 @@ export class LoginAttemptsRepository {
 
   /**
    * One statement, so concurrent wrong guesses cannot under-count: the counter rises, and when it
-   * reaches the threshold the lock is set and the counter starts again for the next window.
+   * reaches the threshold the lock is set and the counter starts again for the next window. A failure after a
+   * quiet window (`failureWindowStart`) counts from one: the earlier ones are forgotten, not added to.
    */
   async recordFailure(userId: string, now: Date): Promise<boolean> {
+    // The failures so far, as this row holds them when the UPDATE takes it (a CTE would read an older
+    // snapshot and lose a concurrent failure); spelled out in each SET, which all see the row before it.
+    const failures = `(CASE WHEN last_failed_login_at >= $4 THEN failed_login_attempts ELSE 0 END + 1)`;
     const rows = await this.db.query<[Array<{ locked: boolean }>, number]>(
       `UPDATE users
-          SET failed_login_attempts = CASE WHEN failed_login_attempts + 1 >= $2 THEN 0 ELSE failed_login_attempts + 1 END,
-              account_locked_until = CASE WHEN failed_login_attempts + 1 >= $2 THEN $3::timestamptz ELSE account_locked_until END
+          SET failed_login_attempts = CASE WHEN ${failures} >= $2 THEN 0 ELSE ${failures} END,
+              account_locked_until = CASE WHEN ${failures} >= $2 THEN $3::timestamptz ELSE account_locked_until END,
+              last_failed_login_at = $5
         WHERE id = $1
         RETURNING (failed_login_attempts = 0) AS locked`,
-      [userId, LOCKOUT.maxFailures, lockedUntil(now)],
+      [userId, LOCKOUT.maxFailures, lockedUntil(now), failureWindowStart(now), now],
     );
     return rows[0][0]?.locked ?? false;
   }

@@ -27,6 +27,7 @@ import { NfcEmailAddresses1795680000000 } from './1795680000000-NfcEmailAddresse
 import { ChargeClaimedAt1795690000000 } from './1795690000000-ChargeClaimedAt.js';
 import { GatewayPaymentIndex1795700000000 } from './1795700000000-GatewayPaymentIndex.js';
 import { SessionsValidFrom1795710000000 } from './1795710000000-SessionsValidFrom.js';
+import { LastFailedLogin1795720000000 } from './1795720000000-LastFailedLogin.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   ChargeClaimedAt1795690000000,
   GatewayPaymentIndex1795700000000,
   SessionsValidFrom1795710000000,
+  LastFailedLogin1795720000000,
 ];

@@ -62,6 +62,10 @@ export class User extends TimestampedEntity {
   @Column({ type: 'integer', default: 0 })
   failed_login_attempts!: number;
 
+  /** The last failed password login: failures older than the lockout window no longer count (`recordFailure`). */
+  @Column({ type: 'timestamptz', nullable: true, select: false })
+  last_failed_login_at!: Date | null;
+
   @Column({ type: 'timestamptz', nullable: true })
   account_locked_until!: Date | null;
 
