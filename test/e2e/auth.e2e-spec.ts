@@ -595,6 +595,21 @@ describe('accounts: register, sign in, sessions', () => {
       await api(t.app).as(tokens.body.access_token).get('/users/me').expect(200);
       await api(t.app).post('/auth/magic-link/verify', { token }).expect(401);
     });
+    it('limits link exchanges per IP (10 a minute): 429 RATE_LIMITED with Retry-After past the limit', async () => {
+      const u = await makeUser(t, site);
+      const ip = `198.51.100.${1 + Math.floor(Math.random() * 250)}`;
+      const verify = (token: string) => api(t.app).from(ip).post('/auth/magic-link/verify', { token });
+      for (let i = 0; i < 10; i++) await verify(uid()).expect(401);
+      await api(t.app).post('/auth/magic-link', { email: u.email, site_id: site }).expect(200);
+      await t.drain();
+      const token = linkToken(t.smtp.to(u.email)[0], 'magic-link');
+      const over = await verify(token).expect(429);
+      expect(over.body.code).toBe('RATE_LIMITED');
+      expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+      // Another client is not held back by this one, and the refused attempt did not spend the link.
+      await api(t.app).post('/auth/magic-link/verify', { token }).expect(200);
+    });
+
     it('a sign-in link asked for before a password reset no longer signs in once the reset is done', async () => {
       const u = await makeUser(t, site);
       await api(t.app).post('/auth/magic-link', { email: u.email, site_id: site }).expect(200);

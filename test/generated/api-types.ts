@@ -2307,7 +2307,7 @@ export interface components {
     };
     CreateSiteConfigDto: {
       /**
-       * @description Free-form per-site settings: 8 levels deep and 64 KB at most. `rate_limits` sets this site’s own rate limits, each a whole number of requests (1 to 10000) per the rule’s window, by rule name: `login-ip`, `login-email`, `register-ip`, `password-reset-email`, `password-reset-ip`, `magic-link-email`, `magic-link-ip`, `password-set-confirm-ip`, `spin-ip`, `order-create-ip` (DESIGN §9’s defaults otherwise).
+       * @description Free-form per-site settings: 8 levels deep and 64 KB at most. `rate_limits` sets this site’s own rate limits, each a whole number of requests (1 to 10000) per the rule’s window, by rule name: `login-ip`, `login-email`, `register-ip`, `password-reset-email`, `password-reset-ip`, `magic-link-email`, `magic-link-ip`, `password-set-confirm-ip`, `magic-link-verify-ip`, `spin-ip`, `order-create-ip` (DESIGN §9’s defaults otherwise).
        * @example {
        *       "age_check": "declaration"
        *     }
@@ -4498,7 +4498,7 @@ export interface components {
     };
     UpdateSiteConfigDto: {
       /**
-       * @description Free-form per-site settings: 8 levels deep and 64 KB at most. `rate_limits` sets this site’s own rate limits, each a whole number of requests (1 to 10000) per the rule’s window, by rule name: `login-ip`, `login-email`, `register-ip`, `password-reset-email`, `password-reset-ip`, `magic-link-email`, `magic-link-ip`, `password-set-confirm-ip`, `spin-ip`, `order-create-ip` (DESIGN §9’s defaults otherwise).
+       * @description Free-form per-site settings: 8 levels deep and 64 KB at most. `rate_limits` sets this site’s own rate limits, each a whole number of requests (1 to 10000) per the rule’s window, by rule name: `login-ip`, `login-email`, `register-ip`, `password-reset-email`, `password-reset-ip`, `magic-link-email`, `magic-link-ip`, `password-set-confirm-ip`, `magic-link-verify-ip`, `spin-ip`, `order-create-ip` (DESIGN §9’s defaults otherwise).
        * @example {
        *       "age_check": "declaration"
        *     }
@@ -7614,6 +7614,15 @@ export interface operations {
       };
       /** @description `UNAUTHENTICATED`: The link is not valid: it may have expired or been used already. */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `RATE_LIMITED`: Too many requests; try again in 42 seconds. */
+      429: {
         headers: {
           [name: string]: unknown;
         };

@@ -73,6 +73,8 @@ describe('RATE_LIMITS', () => {
     expect(summary(RATE_LIMITS.magicLink)).toEqual(['5/3600s by email', '20/3600s by ip']);
     // Endpoint 1 (not in §9): login's per-IP figure, as it costs a login's one hash at most.
     expect(summary(RATE_LIMITS.passwordSetConfirm)).toEqual(['10/60s by ip']);
+    // Exchanging a sign-in link (not in §9): a login, at login's per-IP figure.
+    expect(summary(RATE_LIMITS.magicLinkVerify)).toEqual(['10/60s by ip']);
   });
 
   it('names every counter uniquely', () => {

@@ -30,6 +30,9 @@ export const RATE_LIMITS = {
   // Not in DESIGN §9 (DECISIONS, the auth review): endpoint 1 costs at most one argon2 hash, as a login
   // does, so it takes login's per-IP figure. No e-mail rule: its body names no address.
   passwordSetConfirm: [{ name: 'password-set-confirm-ip', limit: 10, ttlSeconds: MINUTE, by: 'ip' }],
+  // Not in DESIGN §9 either: exchanging a sign-in link's token is a login, so it takes login's per-IP figure
+  // (one link is exchanged once; a client sending token after token is guessing).
+  magicLinkVerify: [{ name: 'magic-link-verify-ip', limit: 10, ttlSeconds: MINUTE, by: 'ip' }],
   spin: [{ name: 'spin-ip', limit: 10, ttlSeconds: HOUR, by: 'ip' }],
   orderCreate: [{ name: 'order-create-ip', limit: 30, ttlSeconds: MINUTE, by: 'ip' }],
 } as const satisfies Record<string, readonly RateRule[]>;

@@ -200,6 +200,7 @@ export class AuthController {
   @Post('magic-link/verify')
   @Public()
   @HttpCode(200)
+  @RateLimit(...RATE_LIMITS.magicLinkVerify)
   @ApiOperation({ summary: 'Exchange a sign-in link’s token for tokens' })
   @ApiRequestExample({
     summary: 'A token from a sign-in link',
