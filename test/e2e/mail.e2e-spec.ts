@@ -12,6 +12,7 @@ import {
   makeDue,
   queueMail,
 } from '../support/mail';
+import { outwardAddress } from '../support/net';
 import { SmtpSink } from '../support/smtp-sink';
 
 const SMTP_USER = 'shop-mailer';
@@ -279,6 +280,31 @@ describe('e-mail through SMTP', () => {
         await revived.stop();
       }
     });
+
+    // A server across a network, as far as the app can tell: this machine's own address on an interface.
+    const outward = outwardAddress();
+    (outward ? it : it.skip)(
+      'never sends the login to a server that offers no STARTTLS (stripped on the way): the mail waits',
+      async () => {
+        const stripped = await new SmtpSink({
+          auth: { user: SMTP_USER, pass: SMTP_PASS },
+          host: outward,
+        }).start();
+        try {
+          const site = await ownSmtpSite({ smtp_host: outward, smtp_port: stripped.port });
+          const to = `guarded-${uid()}@example.com`;
+          await queueMail(t, 'welcome', site, to);
+          await t.drain();
+          const [job] = await mailJobsTo(t, to);
+          expect(job.state).toBe('retry');
+          expect(JSON.stringify(job.output)).toMatch(/STARTTLS/);
+          expect(stripped.logins).toEqual([]);
+          expect(stripped.messages).toEqual([]);
+        } finally {
+          await stripped.stop();
+        }
+      },
+    );
 
     it('with a wrong SMTP password names the refusal, never the password', async () => {
       const site = await ownSmtpSite({ smtp_password: 'wrong-password-9876' });

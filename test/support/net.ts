@@ -1,4 +1,5 @@
 import { createServer } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import type { AddressInfo } from 'node:net';
 
 /** A loopback port nobody listens on right now (for servers whose address must be known before they start). */
@@ -27,4 +28,14 @@ export async function reservePort(): Promise<{ port: number; release: () => Prom
   });
   const { port } = server.address() as AddressInfo;
   return { port, release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * This machine's own address on a network interface (not loopback), if it has one: a server listening there is
+ * still on this machine, but the app cannot tell it from a server across a network.
+ */
+export function outwardAddress(): string | undefined {
+  return Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
 }

@@ -45,6 +45,8 @@ export function parseMail(raw: string, from = '', to: string[] = []): ReceivedMa
 export interface SmtpSinkOptions {
   /** Require these credentials (AUTH PLAIN/LOGIN over plain text: loopback only). */
   auth?: { user: string; pass: string };
+  /** Where to listen (default loopback). */
+  host?: string;
 }
 
 /** A real SMTP server on loopback that keeps what it receives, for tests to read. */
@@ -81,7 +83,7 @@ export class SmtpSink {
         });
       },
     });
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => this.server!.listen(0, this.options.host ?? '127.0.0.1', resolve));
     const address = this.server.server.address();
     this.port = typeof address === 'object' && address ? address.port : 0;
     return this;

@@ -1,4 +1,4 @@
-import { hostOf, isPrivateAddress } from './host-policy.rules.js';
+import { hostOf, isLoopbackHost, isPrivateAddress } from './host-policy.rules.js';
 
 describe('isPrivateAddress', () => {
   it.each([
@@ -29,4 +29,26 @@ describe('hostOf', () => {
     expect(hostOf('http://[::1]:25')).toBe('::1');
     expect(hostOf('')).toBeNull();
   });
+});
+
+describe('isLoopbackHost', () => {
+  it.each([
+    'localhost',
+    'LOCALHOST',
+    'mail.localhost',
+    '127.0.0.1',
+    '127.8.0.3',
+    '::1',
+    '[::1]',
+    '::ffff:127.0.0.1',
+  ])('this machine: %s', (host) => expect(isLoopbackHost(host)).toBe(true));
+  it.each([
+    'smtp.example.com',
+    'localhost.example.com',
+    '10.0.0.5',
+    '192.0.2.2',
+    '::2',
+    'fd00::2',
+    '128.0.0.1',
+  ])('across a network: %s', (host) => expect(isLoopbackHost(host)).toBe(false));
 });

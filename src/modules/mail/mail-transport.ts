@@ -1,4 +1,5 @@
 import type { AppConfig } from '#app/config/app-config.js';
+import { isLoopbackHost } from '#app/common/net/host-policy.rules.js';
 
 /** Renders the message to a buffer instead of sending it: the outbox keeps it as a raw .eml. */
 export const STREAM_TRANSPORT = { streamTransport: true, buffer: true, newline: 'unix' } as const;
@@ -27,7 +28,12 @@ export function isLogTransport(config: AppConfig): boolean {
   return config.mailTransport === 'log';
 }
 
-/** A site's own SMTP server, with timeouts short enough that a dead server fails the job, not hangs it. */
+/**
+ * A site's own SMTP server, with timeouts short enough that a dead server fails the job, not hangs it. A login
+ * is sent only over TLS (`requireTLS`: STARTTLS or nothing, the server's certificate verified) unless the port is
+ * 465 (TLS from the start) or the server is this machine: left to nodemailer's default, a man in the middle who
+ * removes the server's STARTTLS offer would read the site's SMTP password off the wire.
+ */
 export function siteSmtpOptions(settings: {
   host: string;
   port: number | null;
@@ -40,6 +46,7 @@ export function siteSmtpOptions(settings: {
     port,
     secure: port === 465,
     ...(settings.username ? { auth: { user: settings.username, pass: settings.password ?? '' } } : {}),
+    requireTLS: !!settings.username && port !== 465 && !isLoopbackHost(settings.host),
     ...POOL,
     maxConnections: 3,
     connectionTimeout: 10_000,
