@@ -111,6 +111,31 @@ describe('the spin wheel: spins, claims and the bonus credits they win (issue 12
       }
     });
 
+    it('uses the default wheel where a segment id would not fit a claim, or the weights add up past any number', async () => {
+      const wide = await makeSite(t, {
+        settings: { spin: { segments: [{ id: 2 ** 40, credits: 5, weight: 1 }] } },
+      });
+      const heavy = await makeSite(t, {
+        settings: {
+          spin: {
+            segments: [
+              { id: 11, credits: 0, weight: 1e308 },
+              { id: 12, credits: 10, weight: 1e308 },
+            ],
+          },
+        },
+      });
+      const defaults = [1, 2, 3, 4, 5];
+      const fromWide = await spin(wide);
+      expect(defaults).toContain(fromWide.segment_id);
+      // Before, the spin answered segment 1099511627776 and its claim (and a sign-up carrying it) a 500.
+      const u = await makeUser(t, wide);
+      const claimed = await claim(u, fromWide.token).expect(201);
+      expect(claimed.body.credits_won).toBe(fromWide.credits_won);
+      // Before, every spin landed on the last segment (the total was Infinity): the default wheel's ids now.
+      for (let i = 0; i < 5; i++) expect(defaults).toContain((await spin(heavy)).segment_id);
+    });
+
     it('answers 404 UNKNOWN_SITE for an unknown site and 400 without one', async () => {
       const res = await api(t.app).post('/gaming/spin', { site_id: 'no-such-site' }).expect(404);
       expect(res.body.code).toBe('UNKNOWN_SITE');

@@ -37,7 +37,7 @@ describe('a site’s wheel', () => {
       'spin.segments[0].weight must be a number above 0',
       'spin.segments[1].id 1 is repeated',
       'spin.segments[1].credits must be an integer from 0 to 1000',
-      'spin.segments[2].id must be an integer',
+      'spin.segments[2].id must be an integer from -2147483648 to 2147483647',
       'spin.segments[2].credits must be an integer from 0 to 1000',
       'spin.segments[2].weight must be a number above 0',
       'spin.segments[3] must be an object',
@@ -46,6 +46,22 @@ describe('a site’s wheel', () => {
       'spin.segments must be a non-empty array',
     ]);
     expect(parseWheel({ spin: 'big' }).problems).toEqual(['spin must be an object']);
+  });
+
+  it('is refused when a claim could not store a segment id, or the weights add up past any number', () => {
+    expect(parseWheel({ spin: { segments: [{ id: 2 ** 31, credits: 1, weight: 1 }] } }).problems).toEqual([
+      'spin.segments[0].id must be an integer from -2147483648 to 2147483647',
+    ]);
+    expect(
+      parseWheel({ spin: { segments: [{ id: 2 ** 31 - 1, credits: 1, weight: 1 }] } }).wheel,
+    ).not.toBeNull();
+    const huge = [
+      { id: 1, credits: 10, weight: 1e308 },
+      { id: 2, credits: 0, weight: 1e308 },
+    ];
+    expect(parseWheel({ spin: { segments: huge } }).problems).toEqual([
+      'spin.segments weights must add up to a finite number',
+    ]);
   });
 });
 
@@ -126,6 +142,8 @@ describe('spin tokens', () => {
   it('are invalid when correctly signed but not shaped like a spin token', () => {
     const odd = signSpinToken({ ...payload(), v: 2 } as unknown as SpinTokenPayload, key);
     expect(verifySpinToken(odd, key, now)).toEqual({ ok: false, reason: 'invalid' });
+    const wide = signSpinToken({ ...payload(), seg: 2 ** 40 }, key);
+    expect(verifySpinToken(wide, key, now)).toEqual({ ok: false, reason: 'invalid' });
   });
 
   it('expire at their exp', () => {

@@ -26,6 +26,14 @@ export const DEFAULT_WHEEL: Wheel = {
 /** Bounds a configured wheel must keep: a wheel is a handful of segments, each a modest win. */
 export const MAX_SEGMENTS = 50;
 export const MAX_SEGMENT_CREDITS = 1000;
+/** A segment id is stored with each claim in an `integer` column: it must fit one. */
+export const SEGMENT_ID_RANGE = { min: -2_147_483_648, max: 2_147_483_647 } as const;
+
+function isSegmentId(id: unknown): id is number {
+  return (
+    Number.isInteger(id) && (id as number) >= SEGMENT_ID_RANGE.min && (id as number) <= SEGMENT_ID_RANGE.max
+  );
+}
 
 /** A spin token lives 24 hours (DESIGN §6). */
 export const SPIN_TOKEN_TTL_SECONDS = 24 * 60 * 60;
@@ -34,7 +42,8 @@ export type WheelParse = { wheel: Wheel; problems: [] } | { wheel: null; problem
 
 /**
  * The wheel in `additional_settings.spin` (`{segments: [{id, credits, weight}]}`), checked: 1 to 50
- * segments, ids unique integers, credits integers 0–1000, weights finite numbers above 0. Absent:
+ * segments, ids unique integers a claim's column can hold, credits integers 0–1000, weights finite numbers
+ * above 0 whose sum is finite too (an infinite total lands every spin on the last segment). Absent:
  * the default wheel. Present but invalid: no wheel, and what is wrong with it.
  */
 export function parseWheel(siteSettings: Record<string, unknown> | null | undefined): WheelParse {
@@ -53,9 +62,10 @@ export function parseWheel(siteSettings: Record<string, unknown> | null | undefi
       return;
     }
     const s = raw as Record<string, unknown>;
-    if (!Number.isSafeInteger(s.id)) problems.push(`${at}.id must be an integer`);
-    else if (ids.has(s.id as number)) problems.push(`${at}.id ${String(s.id)} is repeated`);
-    else ids.add(s.id as number);
+    if (!isSegmentId(s.id))
+      problems.push(`${at}.id must be an integer from ${SEGMENT_ID_RANGE.min} to ${SEGMENT_ID_RANGE.max}`);
+    else if (ids.has(s.id)) problems.push(`${at}.id ${String(s.id)} is repeated`);
+    else ids.add(s.id);
     if (
       !Number.isInteger(s.credits) ||
       (s.credits as number) < 0 ||
@@ -65,6 +75,11 @@ export function parseWheel(siteSettings: Record<string, unknown> | null | undefi
     if (typeof s.weight !== 'number' || !Number.isFinite(s.weight) || s.weight <= 0)
       problems.push(`${at}.weight must be a number above 0`);
   });
+  if (
+    !problems.length &&
+    !Number.isFinite(list.reduce((sum: number, s: { weight: number }) => sum + s.weight, 0))
+  )
+    problems.push('spin.segments weights must add up to a finite number');
   if (problems.length) return { wheel: null, problems };
   const segments = (list as Array<Record<string, number>>).map((s) => ({
     id: s.id,
@@ -159,7 +174,7 @@ function isPayload(p: unknown): p is SpinTokenPayload {
     o.v === 1 &&
     typeof o.site === 'string' &&
     o.site.length > 0 &&
-    Number.isSafeInteger(o.seg) &&
+    isSegmentId(o.seg) &&
     Number.isInteger(o.credits) &&
     (o.credits as number) >= 0 &&
     typeof o.jti === 'string' &&
