@@ -12,6 +12,8 @@ import {
   startMerchWorld,
   stopMerchWorld,
 } from '../support/merch';
+import { FulfilmentClient } from '#app/infra/providers/fulfilment/fulfilment.client.js';
+import { MerchFulfilmentService } from '#app/modules/merch/merch-fulfilment.service.js';
 
 /**
  * The SQL the app sends while `work` runs (as fulfilment-statements.e2e-spec.ts captures it). pg-boss polls
@@ -219,6 +221,48 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       w.fulfilment.setStage(fulfilmentId, 'Cancelled');
       await callback(fulfilmentId);
       await callback(fulfilmentId);
+      expect((await adminOrder(w, id)).status_stage).toBe('cancelled');
+      expect(await paymentStatus(paymentId)).toBe('refunded');
+      const refunds = await w.t.db.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
+        [paymentId],
+      );
+      expect(refunds[0].n).toBe(1);
+    });
+
+    it('keeps a cancellation read while an earlier re-read was still on its way: cancelled and refunded once', async () => {
+      const { id, paymentId, fulfilmentId } = await paidOrder();
+      w.fulfilment.setStage(fulfilmentId, 'InProgress');
+      // The provider's answers are held on their way back (the real HTTP call, then a delay the test ends), so
+      // two re-reads (two callbacks' jobs) read in one order and write in the other.
+      const client = w.t.app.get(FulfilmentClient);
+      const original = client.getOrder.bind(client);
+      const held: Array<{ stage: string; release: () => void }> = [];
+      client.getOrder = async (orderId: string) => {
+        const remote = await original(orderId);
+        if (held.length < 2)
+          await new Promise<void>((release) => held.push({ stage: remote.stage, release }));
+        return remote;
+      };
+      const reread = w.t.app.get(MerchFulfilmentService);
+      const until = async (n: number) => {
+        while (held.length < n) await new Promise((r) => setTimeout(r, 5));
+      };
+      try {
+        const first = reread.sync(id);
+        await until(1);
+        w.fulfilment.setStage(fulfilmentId, 'Cancelled');
+        const second = reread.sync(id);
+        await until(2);
+        expect(held.map((h) => h.stage)).toEqual(['InProgress', 'Cancelled']);
+        held[0].release(); // the older news is written first (submitted → in_progress)…
+        await first;
+        held[1].release(); // …then the cancellation, read while the order was still submitted
+        await second;
+      } finally {
+        client.getOrder = original;
+      }
+      await w.t.drain();
       expect((await adminOrder(w, id)).status_stage).toBe('cancelled');
       expect(await paymentStatus(paymentId)).toBe('refunded');
       const refunds = await w.t.db.query<Array<{ n: number }>>(
@@ -498,6 +542,54 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
         [buyer.user.id],
       );
       expect(orders.n).toBe(0);
+    });
+
+    it('refuses (400) an address the provider could not ship to: blank or broken over lines, writing nothing', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const items = [{ merch_product_id: tee.id, copies: 1 }];
+      const blank = {
+        recipient_name: '   ',
+        address_line1: ' ',
+        town_or_city: '\t',
+        postal_or_zip_code: ' ',
+      };
+      const res = await api(w.t.app)
+        .as(buyer.token)
+        .post('/merch/orders', { items, ...ADDRESS, ...blank })
+        .expect(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      const fields = (res.body.errors as Array<{ field: string }>).map((e) => e.field).sort();
+      expect(fields).toEqual(['address_line1', 'postal_or_zip_code', 'recipient_name', 'town_or_city']);
+      await api(w.t.app)
+        .as(buyer.token)
+        .post('/merch/orders', { items, ...ADDRESS, address_line2: 'Flat 2\r\nSomewhere else' })
+        .expect(400);
+      const [orders] = await w.t.db.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM merch_orders WHERE user_id = $1`,
+        [buyer.user.id],
+      );
+      expect(orders.n).toBe(0);
+    });
+
+    it('refuses (400) a product priced 0: no gateway takes a payment of nothing, so it could never be bought', async () => {
+      const body = {
+        name: 'Free tee',
+        sku: 'FREE-TEE',
+        amount_cents: 0,
+        currency: 'GBP',
+        sizing: 'fillPrintArea',
+      };
+      const made = await api(w.t.app).as(w.admin.token).post('/api/admin/merch/products', body).expect(400);
+      expect(made.body.errors).toEqual([expect.objectContaining({ field: 'amount_cents' })]);
+      await api(w.t.app)
+        .as(w.admin.token)
+        .put(`/api/admin/merch/products/${mug.id}`, { amount_cents: 0 })
+        .expect(400);
+      const [row] = await w.t.db.query<Array<{ amount_cents: number }>>(
+        `SELECT amount_cents FROM merch_products WHERE id = $1`,
+        [mug.id],
+      );
+      expect(row.amount_cents).toBe(mug.amount_cents);
     });
 
     it('refuses products of another site or withdrawn, and prices nothing the client says', async () => {

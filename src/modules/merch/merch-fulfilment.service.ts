@@ -6,7 +6,7 @@ import { FulfilmentClient } from '#app/infra/providers/fulfilment/fulfilment.cli
 import type { FulfilmentOrder } from '#app/infra/providers/fulfilment/fulfilment.types.js';
 import { ProviderError } from '#app/infra/providers/provider-error.js';
 import { PurposeOrdersService } from '#app/modules/payments/purpose-orders.service.js';
-import type { MerchOrder, StatusStage } from './entities/merch-order.entity.js';
+import type { MerchOrder } from './entities/merch-order.entity.js';
 import { MerchRepository } from './merch.repository.js';
 import {
   afterSubmitFailure,
@@ -26,6 +26,9 @@ const MIN_TOKEN = 16;
  * (seconds): the provider is then given a new round of attempts rather than the buyer a refund.
  */
 const RESUBMIT_AFTER_S = 60 * 60;
+
+/** How often one re-read decides again when the order moved under it, before leaving it to the job's retry. */
+const SYNC_ATTEMPTS = 3;
 
 const recorded = (remote: FulfilmentOrder): Partial<MerchOrder> => ({
   charges: remote.charges,
@@ -102,7 +105,8 @@ export class MerchFulfilmentService {
     }
     // The answer is the provider's record: an order it cancelled while our answer was lost ends (and is
     // refunded) here, in the same compare-and-set, since its callbacks came before we knew its id.
-    await this.move(order, stageOnSubmit(created.order.stage), {
+    await this.move(order, {
+      status_stage: stageOnSubmit(created.order.stage),
       ...recorded(created.order),
       fulfilment_order_id: created.order.id,
       metadata: { ...order.metadata, submitted_at: new Date().toISOString(), outcome: created.outcome },
@@ -124,7 +128,7 @@ export class MerchFulfilmentService {
     });
     if (then === 'fail') {
       this.logger.warn({ merch_order_id: order.id, err: error.message }, 'fulfilment refused the order');
-      await this.move(order, 'failed', { status_details: { error: error.message } });
+      await this.move(order, { status_stage: 'failed', status_details: { error: error.message } });
       return;
     }
     const noted = { metadata: { ...order.metadata, answer_lost_at: new Date().toISOString() } };
@@ -160,35 +164,41 @@ export class MerchFulfilmentService {
     return { received: true };
   }
 
-  /** The `merch.sync` job: the provider's own record decides. */
+  /**
+   * The `merch.sync` job: the provider's own record decides. Two re-reads may run at once (two callbacks); the
+   * one whose move finds the order moved since it read it decides again from where the order is now, so the
+   * later news is never dropped (an `InProgress` read first, written last, would leave a cancellation unseen).
+   */
   async sync(orderId: string): Promise<void> {
-    const order = await this.merch.findOrder(orderId);
-    if (!order || isFinal(order.status_stage)) return;
-    if (!order.fulfilment_order_id) {
-      // A callback that came before our submission's answer was recorded: re-read once the order's id is
-      // known (the queue's back-off), rather than drop the news.
-      if (order.status_stage === 'awaiting_payment')
-        throw new Error(`merch order ${order.id} not yet submitted: re-read later`);
-      return;
+    for (let attempt = 0; attempt < SYNC_ATTEMPTS; attempt++) {
+      const order = await this.merch.findOrder(orderId);
+      if (!order || isFinal(order.status_stage)) return;
+      if (!order.fulfilment_order_id) {
+        // A callback that came before our submission's answer was recorded: re-read once the order's id is
+        // known (the queue's back-off), rather than drop the news.
+        if (order.status_stage === 'awaiting_payment')
+          throw new Error(`merch order ${order.id} not yet submitted: re-read later`);
+        return;
+      }
+      const remote = await this.provider.getOrder(order.fulfilment_order_id);
+      const target = nextStage(order.status_stage, stageOf(remote.stage));
+      const changes = target ? { ...recorded(remote), status_stage: target } : recorded(remote);
+      if (await this.move(order, changes)) return;
     }
-    const remote = await this.provider.getOrder(order.fulfilment_order_id);
-    const target = nextStage(order.status_stage, stageOf(remote.stage));
-    if (!target) {
-      await this.merch.moveOrder(order.id, [order.status_stage], recorded(remote));
-      return;
-    }
-    await this.move(order, target, recorded(remote));
+    throw new Error(`merch order ${orderId} kept moving while it was re-read: re-read later`);
   }
 
-  /** Moves an order from the stage it was read in; refunds once when it ends cancelled or failed. */
-  private async move(order: MerchOrder, target: StatusStage, changes: Partial<MerchOrder>): Promise<void> {
-    await this.tx.run(async () => {
-      const moved = await this.merch.moveOrder(order.id, [order.status_stage], {
-        ...changes,
-        status_stage: target,
-      });
-      if (moved && refundsOn(target) && order.payment_id)
+  /**
+   * Moves an order from the stage it was read in (and records what the provider said); refunds once when it
+   * ends cancelled or failed. False when the order had moved meanwhile: nothing was written.
+   */
+  private async move(order: MerchOrder, changes: Partial<MerchOrder>): Promise<boolean> {
+    return this.tx.run(async () => {
+      const moved = await this.merch.moveOrder(order.id, [order.status_stage], changes);
+      const target = changes.status_stage;
+      if (moved && target && refundsOn(target) && order.payment_id)
         await this.orders.queueRefund(order.payment_id, order.amount_cents, `Merch order ${target}`);
+      return moved;
     });
   }
 }

@@ -12,7 +12,7 @@ import {
 } from 'class-validator';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
 import { Currency } from '#app/common/validation/money-fields.js';
-import { Bool, Email, Int, NotNull, Obj, Prop, Str } from '#app/common/validation/fields.js';
+import { Bool, Email, Int, Line, NotNull, Obj, Prop, Str } from '#app/common/validation/fields.js';
 import { STATUS_STAGES } from '../entities/merch-order.entity.js';
 import { SIZINGS } from '../entities/merch-product.entity.js';
 
@@ -40,7 +40,8 @@ export class CreateMerchProductDto {
   })
   sku!: string;
 
-  @Int({ required: true, min: 0, max: MAX_CENTS, example: 1500 })
+  // Paid through a gateway, which takes no payment of 0: a free product could be ordered but never paid.
+  @Int({ required: true, min: 1, max: MAX_CENTS, example: 1500 })
   amount_cents!: number;
 
   @Currency({ required: true })
@@ -83,7 +84,7 @@ export class UpdateMerchProductDto {
   @Str({ nullable: false, min: 1, max: 100 })
   sku?: string;
 
-  @Int({ nullable: false, min: 0, max: MAX_CENTS, example: 1800 })
+  @Int({ nullable: false, min: 1, max: MAX_CENTS, example: 1800 })
   amount_cents?: number;
 
   @Currency({ nullable: false })
@@ -145,14 +146,24 @@ export class CreateMerchOrderDto {
   @ApiProperty({ type: [MerchOrderLineDto], minItems: 1, maxItems: 50 })
   items!: MerchOrderLineDto[];
 
-  @Str({ required: true, min: 1, max: 200, example: 'Jane Doe' }) recipient_name!: string;
+  // The address goes on a shipping label: each field one line, and those the provider needs not blank (as
+  // endpoint 3's `missingShipping` holds them), or the buyer pays for an order no one can send.
+  @Matches(/\S/, { message: 'recipient_name must not be blank' })
+  @Line({ required: true, min: 1, max: 200, example: 'Jane Doe' })
+  recipient_name!: string;
   @Email() recipient_email?: string;
-  @Str({ max: 50, example: '+447700900123' }) recipient_phone?: string;
-  @Str({ required: true, min: 1, max: 200, example: '1 High Street' }) address_line1!: string;
-  @Str({ max: 200 }) address_line2?: string;
-  @Str({ required: true, min: 1, max: 100, example: 'London' }) town_or_city!: string;
-  @Str({ max: 100, example: 'Greater London' }) state_or_county?: string;
-  @Str({ required: true, min: 1, max: 20, example: 'SW1A 1AA' }) postal_or_zip_code!: string;
+  @Line({ max: 50, example: '+447700900123' }) recipient_phone?: string;
+  @Matches(/\S/, { message: 'address_line1 must not be blank' })
+  @Line({ required: true, min: 1, max: 200, example: '1 High Street' })
+  address_line1!: string;
+  @Line({ max: 200 }) address_line2?: string;
+  @Matches(/\S/, { message: 'town_or_city must not be blank' })
+  @Line({ required: true, min: 1, max: 100, example: 'London' })
+  town_or_city!: string;
+  @Line({ max: 100, example: 'Greater London' }) state_or_county?: string;
+  @Matches(/\S/, { message: 'postal_or_zip_code must not be blank' })
+  @Line({ required: true, min: 1, max: 20, example: 'SW1A 1AA' })
+  postal_or_zip_code!: string;
 
   @Matches(/^[A-Za-z]{2}$/, { message: 'country_code must be a two-letter country code' })
   @Str({ required: true, min: 2, max: 2, example: 'GB' })
