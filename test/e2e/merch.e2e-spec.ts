@@ -328,6 +328,85 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       expect(refunds[0].n).toBe(0); // cancelling it refunds nothing twice
     });
 
+    /** The admin's whole refund of a merch order's payment. */
+    async function refundWhole(paymentId: string): Promise<void> {
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post(`/admin/payments/${paymentId}/refund`, { reason: 'Changed their mind' })
+        .expect(200);
+    }
+
+    /** What a refunded order ends as here and at the provider, and how many refund jobs its payment has. */
+    async function afterRefund(orderId: string, paymentId: string) {
+      const o = await adminOrder(w, orderId);
+      const made = w.fulfilment.created.filter((c) => c.merchantReference === orderId);
+      const refunds = await w.t.db.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
+        [paymentId],
+      );
+      return {
+        stage: o.status_stage,
+        tracked: o.fulfilment_order_id === (made[0]?.id ?? 'none'),
+        refundNoted: typeof (o.metadata as Record<string, unknown>).refunded_whole_at === 'string',
+        made: made.length,
+        payment: await paymentStatus(paymentId),
+        refundJobs: refunds[0].n,
+      };
+    }
+
+    it('follows an order refunded whole while the provider was making it, rather than call it cancelled', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer);
+      w.fulfilment.goDown(); // the first attempt is turned away: the job waits for its retry
+      await payCheckout(w, created.checkout_id);
+      const [job] = await submitJobs(created.merch_order.id);
+      const paymentId = (await adminOrder(w, created.merch_order.id)).payment_id as string;
+      w.fulfilment.comeUp();
+      w.fulfilment.setLatency(600); // the order is made at once; its answer takes 0.6 s (within the timeout)
+      await makeDue(w.t, job.id);
+      const draining = w.t.drain();
+      while (!w.fulfilment.byReference(created.merch_order.id)) await new Promise((r) => setTimeout(r, 5));
+      await refundWhole(paymentId); // lands while the answer is on its way
+      await draining;
+      expect(await afterRefund(created.merch_order.id, paymentId)).toEqual({
+        stage: 'submitted',
+        tracked: true,
+        refundNoted: true,
+        made: 1,
+        payment: 'refunded',
+        refundJobs: 0,
+      });
+      // An admin cancels it at the provider: followed to cancelled, and nothing is refunded a second time.
+      const made = w.fulfilment.byReference(created.merch_order.id)!;
+      w.fulfilment.setStage(made.id, 'Cancelled');
+      await callback(made.id);
+      expect(await afterRefund(created.merch_order.id, paymentId)).toMatchObject({
+        stage: 'cancelled',
+        refundJobs: 0,
+      });
+    });
+
+    it('learns the order of a lost answer before a whole refund can cancel it: followed, never refunded twice', async () => {
+      const buyer = await makeUser(w.t, w.site);
+      const created = await order(buyer);
+      w.fulfilment.setLatency(1_500); // the order is made, the answer comes after the client gave up
+      await payCheckout(w, created.checkout_id);
+      const paymentId = (await adminOrder(w, created.merch_order.id)).payment_id as string;
+      w.fulfilment.setLatency(0);
+      await refundWhole(paymentId);
+      const [job] = await submitJobs(created.merch_order.id);
+      await makeDue(w.t, job.id);
+      await w.t.drain();
+      expect(await afterRefund(created.merch_order.id, paymentId)).toEqual({
+        stage: 'submitted',
+        tracked: true,
+        refundNoted: true,
+        made: 1,
+        payment: 'refunded',
+        refundJobs: 0,
+      });
+    });
+
     it('sends the same idempotencyKey again after a lost answer, and the provider makes it once', async () => {
       const buyer = await makeUser(w.t, w.site);
       const created = await order(buyer);

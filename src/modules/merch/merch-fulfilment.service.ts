@@ -27,6 +27,9 @@ const MIN_TOKEN = 16;
  */
 const RESUBMIT_AFTER_S = 60 * 60;
 
+/** Why an order refunded whole before any attempt reached the provider ends cancelled. */
+const REFUNDED_BEFORE_SENT = 'refunded before it was sent to the provider';
+
 /** How often one re-read decides again when the order moved under it, before leaving it to the job's retry. */
 const SYNC_ATTEMPTS = 3;
 
@@ -64,10 +67,27 @@ export class MerchFulfilmentService {
     );
   }
 
-  /** The `merch.submit` job. A provider that cannot be reached throws: the job is retried with back-off. */
+  /**
+   * The `merch.submit` job. A provider that cannot be reached throws: the job is retried with back-off. Each
+   * attempt first marks the order as being sent (`sending_at`), so that a whole refund landing meanwhile does
+   * not cancel here an order the provider is making (`MerchPaymentsHandler.refunded` leaves it a note instead).
+   */
   async submit(orderId: string, lastAttempt: boolean): Promise<void> {
     const order = await this.merch.findOrder(orderId);
     if (!order || order.status_stage !== 'awaiting_payment' || order.fulfilment_order_id) return;
+    // An earlier attempt whose answer was lost, or that left its mark and no outcome (its worker stopped
+    // mid-call), may have reached the provider.
+    const earlierMayHaveActed = Boolean(order.metadata.answer_lost_at || order.metadata.sending_at);
+    const noted = await this.merch.markSending(order.id, new Date());
+    if (!noted) return;
+    if (noted.refunded_whole_at && !earlierMayHaveActed) {
+      // Refunded whole before any attempt could have reached the provider: nothing to send, nothing to refund.
+      await this.merch.moveOrder(order.id, ['awaiting_payment'], {
+        status_stage: 'cancelled',
+        status_details: { reason: REFUNDED_BEFORE_SENT },
+      });
+      return;
+    }
     const items = await this.merch.itemsOf(order.id);
     let created;
     try {
@@ -100,41 +120,77 @@ export class MerchFulfilmentService {
       });
     } catch (error) {
       if (!(error instanceof ProviderError)) throw error;
-      await this.failedAttempt(order, error, lastAttempt);
+      await this.failedAttempt(order, error, lastAttempt, earlierMayHaveActed);
       return;
     }
-    // The answer is the provider's record: an order it cancelled while our answer was lost ends (and is
-    // refunded) here, in the same compare-and-set, since its callbacks came before we knew its id.
-    await this.move(order, {
-      status_stage: stageOnSubmit(created.order.stage),
-      ...recorded(created.order),
-      fulfilment_order_id: created.order.id,
-      metadata: { ...order.metadata, submitted_at: new Date().toISOString(), outcome: created.outcome },
+    await this.submitted(order, created.order, created.outcome);
+  }
+
+  /**
+   * The provider's answer to a submission is its record: an order it cancelled while our answer was lost ends
+   * (and is refunded) here, since its callbacks came before we knew its id. An order whose payment was refunded
+   * whole while it was being sent is the provider's now: it is followed like any other, its refund noted, never
+   * refunded twice, and an admin is told to cancel it there (DESIGN §7 gives us no call to do so).
+   */
+  private async submitted(order: MerchOrder, remote: FulfilmentOrder, outcome: string): Promise<void> {
+    const target = stageOnSubmit(remote.stage);
+    await this.tx.run(async () => {
+      const metadata = await this.merch.moveOrderNoting(
+        order.id,
+        ['awaiting_payment'],
+        { ...recorded(remote), status_stage: target, fulfilment_order_id: remote.id },
+        { submitted_at: new Date().toISOString(), outcome },
+      );
+      if (!metadata) return;
+      if (metadata.refunded_whole_at) {
+        this.logger.warn(
+          { merch_order_id: order.id, fulfilment_order_id: remote.id },
+          'merch order refunded whole while it was being sent: the provider holds it; cancel it there if it should not ship',
+        );
+        return;
+      }
+      if (refundsOn(target) && order.payment_id)
+        await this.orders.queueRefund(order.payment_id, order.amount_cents, `Merch order ${target}`);
     });
   }
 
   /**
    * An attempt that got no order back. Refused, or never processed on any attempt: the order failed and the
-   * buyer is refunded. An attempt the provider may have acted on (a lost answer) is noted on the order, so
-   * that a later attempt's plain outage cannot refund an order made meanwhile; when the last attempt ends
-   * so, the order keeps waiting and a new job sends it again later with the same idempotencyKey.
+   * buyer is refunded (unless a whole refund came first). An attempt the provider may have acted on (a lost
+   * answer) is noted on the order, so that a later attempt's plain outage cannot refund an order made
+   * meanwhile; when the last attempt ends so, the order keeps waiting and a new job sends it again later with
+   * the same idempotencyKey. An attempt that provably never reached the provider takes its mark back.
    */
-  private async failedAttempt(order: MerchOrder, error: ProviderError, lastAttempt: boolean): Promise<void> {
+  private async failedAttempt(
+    order: MerchOrder,
+    error: ProviderError,
+    lastAttempt: boolean,
+    earlierMayHaveActed: boolean,
+  ): Promise<void> {
     const then = afterSubmitFailure({
       refused: error.kind === 'rejected',
       mayHaveActed: error.mayHaveActed,
       lastAttempt,
-      earlierMayHaveActed: Boolean(order.metadata.answer_lost_at),
+      earlierMayHaveActed,
     });
     if (then === 'fail') {
       this.logger.warn({ merch_order_id: order.id, err: error.message }, 'fulfilment refused the order');
-      await this.move(order, { status_stage: 'failed', status_details: { error: error.message } });
+      await this.tx.run(async () => {
+        const metadata = await this.merch.moveOrderNoting(
+          order.id,
+          ['awaiting_payment'],
+          { status_stage: 'failed', status_details: { error: error.message } },
+          {},
+        );
+        if (metadata && !metadata.refunded_whole_at && order.payment_id)
+          await this.orders.queueRefund(order.payment_id, order.amount_cents, 'Merch order failed');
+      });
       return;
     }
-    const noted = { metadata: { ...order.metadata, answer_lost_at: new Date().toISOString() } };
+    const lost = { answer_lost_at: new Date().toISOString() };
     if (then === 'retry') {
-      if (error.mayHaveActed && !order.metadata.answer_lost_at)
-        await this.merch.moveOrder(order.id, ['awaiting_payment'], noted);
+      if (error.mayHaveActed) await this.merch.moveOrderNoting(order.id, ['awaiting_payment'], {}, lost);
+      else if (!earlierMayHaveActed) await this.merch.clearSending(order.id);
       throw error;
     }
     this.logger.warn(
@@ -142,10 +198,11 @@ export class MerchFulfilmentService {
       'fulfilment may hold the order: kept, sent again later',
     );
     await this.tx.run(async () => {
-      const waiting = await this.merch.moveOrder(
+      const waiting = await this.merch.moveOrderNoting(
         order.id,
         ['awaiting_payment'],
-        order.metadata.answer_lost_at ? { metadata: order.metadata } : noted,
+        {},
+        error.mayHaveActed ? lost : {},
       );
       if (waiting)
         await this.jobs.enqueue(
@@ -196,7 +253,8 @@ export class MerchFulfilmentService {
     return this.tx.run(async () => {
       const moved = await this.merch.moveOrder(order.id, [order.status_stage], changes);
       const target = changes.status_stage;
-      if (moved && target && refundsOn(target) && order.payment_id)
+      // An order whose payment was refunded whole while it was being sent has nothing left to give back.
+      if (moved && target && refundsOn(target) && order.payment_id && !order.metadata.refunded_whole_at)
         await this.orders.queueRefund(order.payment_id, order.amount_cents, `Merch order ${target}`);
       return moved;
     });

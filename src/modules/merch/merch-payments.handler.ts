@@ -38,14 +38,18 @@ export class MerchPaymentsHandler implements PaidOrderHandler, PaymentListener, 
     if (order?.status_stage === 'awaiting_payment') await this.fulfilment.queueSubmission(order.id);
   }
 
-  /** In the refund's settling transaction: a whole refund cancels an order not yet sent (no second refund). */
+  /**
+   * In the refund's settling transaction: a whole refund cancels an order that no attempt to send has started on
+   * (no second refund). Once one has, the provider may be making it: the refund is noted on the order and the
+   * submission decides (`MerchFulfilmentService.submit`): cancelled if no attempt reached the provider, followed
+   * (and an admin told) if it holds the order.
+   */
   async refunded(payment: RefundedPayment): Promise<void> {
     if (payment.purpose !== 'merch' || payment.refunded_cents < payment.amount_cents) return;
     const order = await this.merch.findByPayment(payment.id);
     if (!order || order.status_stage !== 'awaiting_payment' || order.fulfilment_order_id) return;
-    await this.merch.moveOrder(order.id, ['awaiting_payment'], {
-      status_stage: 'cancelled',
-      status_details: { reason: 'refunded before it was sent to the provider' },
-    });
+    if (await this.merch.cancelNeverSent(order.id, { reason: 'refunded before it was sent to the provider' }))
+      return;
+    await this.merch.noteRefundedWhole(order.id, new Date());
   }
 }

@@ -95,6 +95,87 @@ export class MerchRepository {
     return (result.affected ?? 0) > 0;
   }
 
+  /**
+   * Like `moveOrder`, with `patch` merged into the order's metadata by the statement itself (another writer may
+   * have added to it since it was read: a refund's note). Answers the metadata as written, or null when the order
+   * had moved.
+   */
+  async moveOrderNoting(
+    id: string,
+    from: StatusStage[],
+    changes: Partial<MerchOrder>,
+    patch: Record<string, unknown>,
+  ): Promise<Record<string, unknown> | null> {
+    const result = await this.orders
+      .createQueryBuilder()
+      .update()
+      .set({
+        ...(changes as QueryDeepPartialEntity<MerchOrder>),
+        metadata: () => 'metadata || CAST(:patch AS jsonb)',
+      })
+      .where({ id, status_stage: In(from) })
+      .setParameter('patch', JSON.stringify(patch))
+      .returning(['metadata'])
+      .execute();
+    const rows = result.raw as Array<{ metadata: Record<string, unknown> }>;
+    return rows[0]?.metadata ?? null;
+  }
+
+  /**
+   * Notes on an order not yet sent (awaiting payment, no provider id) that an attempt to send it starts now: from
+   * here the provider may hold it. Answers the metadata as written (with any refund's note), or null when the order
+   * is no longer one to send.
+   */
+  markSending(id: string, at: Date): Promise<Record<string, unknown> | null> {
+    return this.unsentNoting(id, { sending_at: at.toISOString() });
+  }
+
+  /** Takes back an attempt's `sending_at` once the attempt provably never reached the provider. */
+  async clearSending(id: string): Promise<void> {
+    await this.orders
+      .createQueryBuilder()
+      .update()
+      .set({ metadata: () => `metadata - 'sending_at'` })
+      .where(`id = :id AND status_stage = 'awaiting_payment' AND fulfilment_order_id IS NULL`, { id })
+      .execute();
+  }
+
+  /** Notes a whole refund on an order not yet sent; null when it is no longer unsent (the provider has it). */
+  noteRefundedWhole(id: string, at: Date): Promise<Record<string, unknown> | null> {
+    return this.unsentNoting(id, { refunded_whole_at: at.toISOString() });
+  }
+
+  /**
+   * Cancels an order that no attempt to send has started on (awaiting payment, no provider id, no `sending_at`):
+   * the provider cannot hold it. False when one has started, or the order moved.
+   */
+  async cancelNeverSent(id: string, details: Record<string, unknown>): Promise<boolean> {
+    const result = await this.orders
+      .createQueryBuilder()
+      .update()
+      .set({ status_stage: 'cancelled', status_details: details } as QueryDeepPartialEntity<MerchOrder>)
+      .where(`id = :id AND status_stage = 'awaiting_payment' AND fulfilment_order_id IS NULL`, { id })
+      .andWhere(`metadata->>'sending_at' IS NULL`)
+      .execute();
+    return (result.affected ?? 0) > 0;
+  }
+
+  private async unsentNoting(
+    id: string,
+    patch: Record<string, unknown>,
+  ): Promise<Record<string, unknown> | null> {
+    const result = await this.orders
+      .createQueryBuilder()
+      .update()
+      .set({ metadata: () => 'metadata || CAST(:patch AS jsonb)' })
+      .where(`id = :id AND status_stage = 'awaiting_payment' AND fulfilment_order_id IS NULL`, { id })
+      .setParameter('patch', JSON.stringify(patch))
+      .returning(['metadata'])
+      .execute();
+    const rows = result.raw as Array<{ metadata: Record<string, unknown> }>;
+    return rows[0]?.metadata ?? null;
+  }
+
   findOrder(id: string): Promise<MerchOrder | null> {
     return this.orders.findOne({ where: { id } });
   }
