@@ -184,6 +184,40 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
     expect(row.status).toBe('succeeded');
   });
 
+  it('refunds whole a checkout opened before its buyer paused themselves and paid during the pause', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const open = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 });
+    const other = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 1 });
+    const before = await makeUser(w.t, w.site); // another buyer's open checkout is not touched
+    const theirs = await orderAsUser(w, before.token, raffle.item_id);
+    await api(w.t.app)
+      .as(buyer.token)
+      .put('/users/me/limits', { paused_until: new Date(Date.now() + 30 * 86_400_000).toISOString() })
+      .expect(200);
+    w.fakes.gatewayOne.complete(open.checkout_id);
+    w.fakes.gatewayOne.complete(theirs.checkout_id);
+    const refused = await confirm(w, open.order_id).expect(422);
+    expect(refused.body).toMatchObject({ success: false, error_code: 'SELF_PAUSED' });
+    expect(refused.body.message).toMatch(/refunded/);
+    await confirm(w, theirs.order_id).expect(200);
+    const entries = await w.t.db.query(
+      `SELECT user_id, entries_count FROM raffle_entries WHERE raffle_id = $1`,
+      [raffle.id],
+    );
+    expect(entries).toEqual([{ user_id: before.user.id, entries_count: 1 }]);
+    await w.t.drain();
+    const [after] = await w.t.db.query(
+      `SELECT status, fulfilment, refunded_cents FROM payment_transactions WHERE id = $1`,
+      [open.order_id],
+    );
+    expect(after).toEqual({ status: 'refunded', fulfilment: 'refunded_unfillable', refunded_cents: 500 });
+    expect(await pointsOf(buyer.user.id)).toBe(0);
+    // The buyer's other checkout, still open, is refused the same way when paid later in the pause.
+    w.fakes.gatewayOne.complete(other.checkout_id);
+    expect((await confirm(w, other.order_id).expect(422)).body.error_code).toBe('SELF_PAUSED');
+  });
+
   it('enters exactly one of two paid orders for the last ticket and refunds the other whole', async () => {
     const raffle = await raffleOn(w, { total_entries_available: 1 });
     const first = await makeUser(w.t, w.site);

@@ -201,6 +201,29 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(rows.map((r) => r.status)).toEqual(['incomplete_expired', 'trialing']);
     });
 
+    it('does not start a membership whose checkout, opened before the member paused themselves, is paid during the pause', async () => {
+      const member = await makeUser(w.t, w.site);
+      const started = await subscribe(w, member, tier.id);
+      await api(w.t.app)
+        .as(member.token)
+        .put('/users/me/limits', { paused_until: new Date(Date.now() + 30 * DAY).toISOString() })
+        .expect(200);
+      await payCheckout(w, started.checkout_id);
+      const s = (await getSubscription(w, member.token, started.subscription.id).expect(200)).body;
+      expect(s.is_active).toBe(false);
+      const [payment] = await w.t.db.query<
+        Array<{ status: string; fulfilment: string; refunded_cents: number }>
+      >(`SELECT status, fulfilment, refunded_cents FROM payment_transactions WHERE subscription_id = $1`, [
+        started.subscription.id,
+      ]);
+      expect(payment).toEqual({
+        status: 'refunded',
+        fulfilment: 'refunded_unfillable',
+        refunded_cents: tier.amount_cents,
+      });
+      expect(s.status).toBe('incomplete');
+    });
+
     it('expires an unpaid start after 24 hours', async () => {
       const member = await makeUser(w.t, w.site);
       const started = await subscribe(w, member, tier.id);

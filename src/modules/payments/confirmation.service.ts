@@ -80,14 +80,18 @@ export class ConfirmationService {
 }
 
 /**
- * A paid order whose tickets could no longer be entered (sold out, or the buyer's cap reached meanwhile):
+ * A paid order whose tickets could no longer be entered (sold out, or the buyer's cap reached meanwhile), or
+ * whose checkout was paid during a self-pause its buyer began after opening it:
  * the buyer must not be told their entries are in. Answered as the entry refusal it is, saying that the
  * whole amount is being refunded.
  */
 function unfillable(payment: PaymentHead): AppException {
   const refusal = (payment.unfillable as EntryRefusal | null) ?? 'SOLD_OUT';
   const text =
-    'Your payment went through, but the tickets could no longer be entered; nothing was entered and the ' +
-    'whole amount is being refunded.';
+    refusal === 'SELF_PAUSED'
+      ? 'Your payment went through while your account is paused, so nothing was bought; the whole amount is ' +
+        'being refunded.'
+      : 'Your payment went through, but the tickets could no longer be entered; nothing was entered and the ' +
+        'whole amount is being refunded.';
   return new AppException(refusalStatus(refusal), refusal, text);
 }

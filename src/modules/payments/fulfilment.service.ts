@@ -10,6 +10,7 @@ import { PaymentPointsService } from '#app/modules/rewards/payment-points.servic
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { Fulfilment } from './entities/payment-transaction.entity.js';
 import { type PaymentHead, PaymentHooks, type PurposePlan } from './hooks/payment-hooks.js';
+import { pausedWhenPaid } from './payments.rules.js';
 
 /**
  * What fulfilling a paid order will do, decided before anything is written (and before the gateway has
@@ -59,6 +60,8 @@ export class FulfilmentService {
 
   /** Reads what the fulfilment needs (outside any transaction) and decides what it will do. */
   async plan(payment: PaymentHead): Promise<FulfilmentPlan> {
+    // A checkout opened before its buyer paused themselves, paid during the pause: nothing is bought.
+    if (pausedWhenPaid(payment.buyer_paused_until, new Date())) return refunding('SELF_PAUSED');
     const handler = this.hooks.handlerOf(payment.purpose);
     if (handler) {
       const purpose = await handler.plan(payment);

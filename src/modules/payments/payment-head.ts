@@ -31,6 +31,7 @@ export const headColumns = (p: string): string =>
     .join(', ') +
   `, COALESCE((${p}.order_details->>'tickets')::integer, 0) AS tickets, ${p}.metadata->>'unfillable' AS unfillable` +
   `, ${p}.metadata->>'checkout_url' AS checkout_url, ${p}.metadata->>'kind' AS kind` +
+  `, ${p}.metadata->>'buyer_paused_until' AS buyer_paused_until` +
   `, COALESCE(${p}.gateway_response->>'registrationId', ${p}.webhook_data->'payload'->>'registrationId') AS registration_id`;
 
 const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
@@ -62,6 +63,7 @@ export function headOf(p: PaymentTransaction): PaymentHead {
     unfillable: str(p.metadata.unfillable),
     checkout_url: str(p.metadata.checkout_url),
     kind: str(p.metadata.kind),
+    buyer_paused_until: str(p.metadata.buyer_paused_until),
     registration_id:
       str(p.gateway_response?.registrationId) ??
       str((p.webhook_data?.payload as Record<string, unknown> | undefined)?.registrationId),

@@ -29,6 +29,7 @@ import { PaymentOutcomeService } from './payment-outcome.service.js';
 import { PaymentsController } from './payments.controller.js';
 import { PaymentsMetrics } from './payments.metrics.js';
 import { PaymentMailFactsRepository } from './payment-mail-facts.repository.js';
+import { PausedBuyersListener } from './paused-buyers.listener.js';
 import { PaymentsRepository } from './payments.repository.js';
 import { RefundAmountsRepository } from './refund-amounts.repository.js';
 import { SuccessClaimsRepository } from './success-claims.repository.js';
@@ -92,6 +93,7 @@ import { WebhooksService } from './webhooks/webhooks.service.js';
     ReconcilePaymentsJob,
     PurposeOrdersService,
     StoredCardChargesService,
+    PausedBuyersListener,
   ],
   exports: [PurposeOrdersService, StoredCardChargesService, InboxService],
 })

@@ -74,6 +74,19 @@ export class PaymentsRepository {
     return manager ? manager.getRepository(PaymentTransaction) : this.payments;
   }
 
+  /**
+   * Notes a self-pause on every payment of the user still open (pending, or in the gateway's review), in the
+   * ambient transaction: one paid before `until` is refused (`pausedWhenPaid`). Through the user's index.
+   */
+  async markBuyerPaused(userId: string, until: Date): Promise<void> {
+    await this.tx.query(
+      `UPDATE payment_transactions
+          SET metadata = metadata || jsonb_build_object('buyer_paused_until', $2::text)
+        WHERE user_id = $1 AND status IN ('pending', 'review')`,
+      [userId, until.toISOString()],
+    );
+  }
+
   async create(row: NewPayment, manager: EntityManager): Promise<PaymentTransaction> {
     const repo = this.repo(manager);
     return repo.save(repo.create(row));

@@ -5,6 +5,7 @@ import {
   MAX_PAYMENT_CENTS,
   nextStatus,
   orderTooLarge,
+  pausedWhenPaid,
   recountsSpend,
   releasesSpend,
   reportNamesPayment,
@@ -62,5 +63,21 @@ describe('payment status rules', () => {
   it('leaves to refund the amount less what went back and what is reserved, never below 0', () => {
     expect(unrefunded({ amount_cents: 1000, refunded_cents: 300, refund_pending_cents: 200 })).toBe(500);
     expect(unrefunded({ amount_cents: 1000, refunded_cents: 1000, refund_pending_cents: 0 })).toBe(0);
+  });
+});
+
+describe('a payment succeeding in its buyer’s self-pause (pausedWhenPaid)', () => {
+  const now = new Date('2030-06-15T10:00:00Z');
+
+  it('is refused until the pause ends, not from its last millisecond on', () => {
+    expect(pausedWhenPaid('2030-07-15T10:00:00.000Z', now)).toBe(true);
+    expect(pausedWhenPaid('2030-06-15T10:00:00.001Z', now)).toBe(true);
+    expect(pausedWhenPaid('2030-06-15T10:00:00.000Z', now)).toBe(false);
+  });
+
+  it('is not refused without a pause, or with an unreadable one', () => {
+    expect(pausedWhenPaid(null, now)).toBe(false);
+    expect(pausedWhenPaid('', now)).toBe(false);
+    expect(pausedWhenPaid('soon', now)).toBe(false);
   });
 });

@@ -125,3 +125,14 @@ export type PaymentMethod = keyof typeof PAYMENT_METHOD_GATEWAY;
 export function spendMonth(now: Date): string {
   return now.toISOString().slice(0, 7);
 }
+
+/**
+ * Whether a payment succeeding at `now` falls in a self-pause its buyer began while it was open
+ * (`buyer_paused_until`): then it buys nothing and is refunded whole (DESIGN §6: a pause stops every paid way
+ * in, also a checkout opened before it). An unreadable time is no pause.
+ */
+export function pausedWhenPaid(buyerPausedUntil: string | null, now: Date): boolean {
+  if (!buyerPausedUntil) return false;
+  const until = Date.parse(buyerPausedUntil);
+  return Number.isFinite(until) && until > now.getTime();
+}

@@ -7,17 +7,25 @@ import { UserMonthlySpend } from './entities/user-monthly-spend.entity.js';
 import { LimitHoldsRepository } from './limit-holds.repository.js';
 import { LimitHoldsService } from './limit-holds.service.js';
 import { LimitsController } from './limits.controller.js';
+import { PauseListeners } from './pause-listeners.js';
 import { ResponsiblePlayRepository } from './responsible-play.repository.js';
 import { ResponsiblePlayService } from './responsible-play.service.js';
 
 /**
- * Spend limits and self-pause (DESIGN §6); payments call `reserveSpend`/`releaseSpend` in their transactions,
+ * Spend limits and self-pause (DESIGN §6); payments call `reserveSpend`/`releaseSpend` in their transactions
+ * and hear of a pause (`PauseListeners`),
  * account deletion `LimitHoldsService.keepFor`, and every new account takes what is held for its address.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([UserLimit, UserMonthlySpend, LimitHold]), UsersModule],
   controllers: [LimitsController],
-  providers: [ResponsiblePlayRepository, ResponsiblePlayService, LimitHoldsRepository, LimitHoldsService],
-  exports: [ResponsiblePlayService, LimitHoldsService],
+  providers: [
+    ResponsiblePlayRepository,
+    ResponsiblePlayService,
+    LimitHoldsRepository,
+    LimitHoldsService,
+    PauseListeners,
+  ],
+  exports: [ResponsiblePlayService, LimitHoldsService, PauseListeners],
 })
 export class ResponsiblePlayModule {}

@@ -8,6 +8,7 @@ import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { LimitsDto, UpdateLimitsDto } from './dto/limits.dto.js';
 import type { UserLimit } from './entities/user-limit.entity.js';
 import { toLimitsDto } from './limits.mapper.js';
+import { PauseListeners } from './pause-listeners.js';
 import { ResponsiblePlayRepository } from './responsible-play.repository.js';
 import {
   type LimitsState,
@@ -54,6 +55,7 @@ export class ResponsiblePlayService {
     private readonly repo: ResponsiblePlayRepository,
     private readonly activity: ActivityLogService,
     private readonly tx: TransactionRunner,
+    private readonly pauses: PauseListeners,
   ) {}
 
   async getLimits(userId: string, now = new Date()): Promise<LimitsDto> {
@@ -94,6 +96,9 @@ export class ResponsiblePlayService {
         return toLimitsDto(before, row?.updated_at ?? null, spent, now);
       }
       const saved = await this.repo.saveLimits(manager, user.id, plan.state);
+      const until = plan.state.paused_until;
+      if (until && until.getTime() !== before.paused_until?.getTime())
+        await this.pauses.paused(user.id, until);
       await this.activity.record(
         {
           userId: user.id,

@@ -35,6 +35,11 @@ export interface PaymentHead {
   kind: string | null;
   /** The stored card a registering checkout or webhook reported (gatewayone's `registrationId`). */
   registration_id: string | null;
+  /**
+   * The end of a self-pause the buyer began while this payment was open (`metadata.buyer_paused_until`, an ISO
+   * time): paid before then, it is refused and refunded (`pausedWhenPaid`).
+   */
+  buyer_paused_until: string | null;
 }
 
 /** What a purpose's handler decided before any write: the mark the claim sets, and its own data. */

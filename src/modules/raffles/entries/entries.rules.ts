@@ -9,7 +9,9 @@ export type EntryRefusal =
   /** An entry in points: the raffle's points price changed while it was being made (nothing spent). */
   | 'PRICE_CHANGED'
   /** The entrant's account was erased: it holds no entry (a paid order is refunded whole). */
-  | 'ACCOUNT_DELETED';
+  | 'ACCOUNT_DELETED'
+  /** A paid order's checkout was paid during a self-pause its buyer began after opening it (refunded whole). */
+  | 'SELF_PAUSED';
 
 /** The tickets an entry got, from the raffle counter's value after adding them. */
 export function ticketRange(countAfter: number, quantity: number): { from: number; to: number } {
@@ -106,6 +108,7 @@ export const REFUSAL_TEXT: Record<EntryRefusal, string> = {
   PRICE_CHANGED:
     'The raffle’s points price changed while you were entering; nothing was spent. Look at it again.',
   ACCOUNT_DELETED: 'This account has been deleted; it cannot enter raffles.',
+  SELF_PAUSED: 'You have paused paid entries on your account for now.',
 };
 
 /**
