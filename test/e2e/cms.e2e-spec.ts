@@ -118,6 +118,25 @@ describe('website forms that become members (issue 14)', () => {
       expect(t.smtp.to(member.email)).toHaveLength(0);
     });
 
+    it('never writes a staff account: a form naming the superadmin’s or an admin’s address changes nothing', async () => {
+      for (const role of ['superadmin', 'admin'] as const) {
+        const staff = await makeUser(t, site, { role });
+        const before = (await usersWith(staff.email))[0];
+        const res = await replay(
+          submission(staff.email, { 'First Name': 'Owned', Phone: '+447700900999' }),
+        ).expect(200);
+        expect(res.body).toMatchObject({
+          user_id: null,
+          user_created: false,
+          duplicate: false,
+          actions: ['user_found', 'staff_account_left_alone'],
+        });
+        expect((await usersWith(staff.email))[0]).toEqual(before);
+        await t.drain();
+        expect(t.smtp.to(staff.email)).toHaveLength(0);
+      }
+    });
+
     it('takes an address longer than an account holds as none (422), and refuses a NUL character (400)', async () => {
       const long = `${'a'.repeat(250)}@example.com`;
       expect((await replay(submission(long)).expect(422)).body.code).toBe('SUBMISSION_WITHOUT_EMAIL');

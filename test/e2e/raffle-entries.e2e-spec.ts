@@ -386,7 +386,8 @@ describe('entering a raffle without paying: points, the free route and postal en
         ticket_to: 4,
         points_spent: 0,
       });
-      expect(res.body.user).toMatchObject({ id: u.user.id });
+      // The entrant's User record is not handed to the admin (unexpanded, as in the member's own list).
+      expect(res.body.user).toBeNull();
       const [row] = await t.db.query(`SELECT note, created_by FROM raffle_entries WHERE id = $1`, [
         res.body.id,
       ]);
@@ -398,6 +399,33 @@ describe('entering a raffle without paying: points, the free route and postal en
         method: 'postal',
       }).expect(422);
       expect(over.body.code).toBe('MAX_ENTRIES_REACHED');
+    });
+
+    it('shows the member neither the admin’s address nor browser, and the admin not a staff entrant’s record', async () => {
+      const r = await raffle();
+      const u = await makeUser(t, site);
+      await api(t.app)
+        .as(admin.token)
+        .from('198.51.100.77')
+        .post(`/admin/raffles/${r.id}/entries`, { user_id: u.user.id, quantity: 1, method: 'postal' })
+        .set('User-Agent', 'AdminConsole/9.1 (staff laptop 42)')
+        .expect(201);
+      const mine = await api(t.app).as(u.token).get('/users/me/entries').expect(200);
+      const me = await api(t.app).as(u.token).get('/users/me').expect(200);
+      for (const entry of [mine.body[0], me.body.raffle_entries[0]])
+        expect(entry).toMatchObject({ ip_address: null, user_agent: null });
+      const seen = JSON.stringify([mine.body, me.body.raffle_entries]);
+      expect(seen).not.toContain('198.51.100.77');
+      expect(seen).not.toContain('AdminConsole');
+      // A fellow admin as the entrant: the answer carries no record of theirs (sessions, addresses, activity).
+      const colleague = await makeUser(t, site, { role: 'admin' });
+      const res = await postal(admin.token, r.id, {
+        user_id: colleague.user.id,
+        quantity: 1,
+        method: 'postal',
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.user).toBeNull();
     });
 
     it('stops at total_entries_available (422 SOLD_OUT)', async () => {

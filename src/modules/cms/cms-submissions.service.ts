@@ -101,6 +101,13 @@ export class CmsSubmissionsService {
         );
         actions.push('user_created');
       } else actions.push('user_found');
+      // A staff account is never written by a form: anyone can post one naming an admin's or the superadmin's
+      // address, and a site's admin can replay one (as only a superadmin may delete such an account).
+      if (user.role !== 'user') {
+        actions.push('staff_account_left_alone');
+        await this.cms.record(claimed, { user_id: user.id, user_created: false, actions });
+        return { submission_id: payload.id, user_id: null, user_created: false, duplicate: false, actions };
+      }
       const profile = {
         ...person.profile,
         ...(person.accepts_marketing !== undefined ? { accepts_marketing: person.accepts_marketing } : {}),

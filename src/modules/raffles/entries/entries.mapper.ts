@@ -5,14 +5,22 @@ import type { RaffleAudience } from '../ports/raffle-relations.port.js';
 import type { RaffleEntryDto } from './dto/entries.dto.js';
 import type { RaffleEntry } from './entities/raffle-entry.entity.js';
 
+/**
+ * An entry's address and agent are its entrant's: one staff made for them (a postal entry) shows neither, as a
+ * points adjustment does not (the admin's request is in the activity log, not on the member's entry).
+ */
+function entrantsOwn(e: RaffleEntry): { ip_address: string | null; user_agent: string | null } {
+  const byStaff = e.created_by !== null && e.created_by !== e.user_id;
+  return { ip_address: byStaff ? null : e.ip_address, user_agent: byStaff ? null : e.user_agent };
+}
+
 export function toEntryDto(e: RaffleEntry, raffle: RaffleDto | null, user: UserDto | null): RaffleEntryDto {
   return {
     id: e.id,
     raffle_id: e.raffle_id,
     user_id: e.user_id,
     site_id: e.site_id,
-    ip_address: e.ip_address,
-    user_agent: e.user_agent,
+    ...entrantsOwn(e),
     created_at: e.created_at.toISOString(),
     entries_count: e.entries_count,
     points_spent: e.points_spent,
@@ -47,8 +55,7 @@ export function toEntryRecordDto(e: RaffleEntry, raffle: RaffleDto | null): Raff
     raffle_id: e.raffle_id,
     user_id: e.user_id,
     site_id: e.site_id,
-    ip_address: e.ip_address,
-    user_agent: e.user_agent,
+    ...entrantsOwn(e),
     created_at: e.created_at.toISOString(),
     entries_count: e.entries_count,
     points_spent: e.points_spent,

@@ -123,7 +123,9 @@ export class WaysInService implements OnModuleInit {
         note: body.note ?? null,
       }),
     );
-    return this.present(entry, entrant.id);
+    // The entrant's User record is not the admin's to read whole (their sessions, addresses, other sites'
+    // activity, a staff account's above all): the answer leaves `user` unexpanded, as the member's list does.
+    return this.present(entry, null);
   }
 
   async myEntries(userId: string, limit: number, cursor?: string): Promise<RaffleEntryDto[]> {
@@ -226,9 +228,10 @@ export class WaysInService implements OnModuleInit {
     return raffle;
   }
 
-  private async present(entry: RaffleEntry, userId: string): Promise<RaffleEntryDto> {
+  private async present(entry: RaffleEntry, userId: string | null): Promise<RaffleEntryDto> {
     const raffles = await this.presentRaffles([entry]);
-    return toEntryDto(entry, raffles.get(entry.raffle_id) ?? null, await this.users.getUser(userId));
+    const user = userId ? await this.users.getUser(userId) : null;
+    return toEntryDto(entry, raffles.get(entry.raffle_id) ?? null, user);
   }
 
   private async presentRaffles(
