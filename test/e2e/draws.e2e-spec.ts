@@ -8,11 +8,12 @@ import { Client } from 'pg';
 import { type CheckedEntry, InstantWinsService } from '#app/modules/raffles/draws/instant-wins.service.js';
 import { runIntegrityChecks } from '#app/infra/database/integrity/check-integrity.js';
 import { api } from '../support/api';
-import { makeUser, type MadeUser } from '../support/factories';
+import { makeSite, makeUser, type MadeUser } from '../support/factories';
 import { untilSomeoneWaits } from '../support/held-rows';
 import { mailJobsTo } from '../support/mail';
 import { type MembershipWorld, runJob, withRoot } from '../support/memberships';
 import { confirm, orderAsUser, raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
+import { raffleBody } from '../support/raffles';
 
 /**
  * DESIGN §6 "Draw", written again here from the text alone (never the service's own functions): the
@@ -209,8 +210,14 @@ describe('draws anyone can verify (issue 13)', () => {
           'claimed_at',
           'created_at',
           'claimed',
+          // The spec's nested form lists them; never expanded.
+          'user',
+          'entry',
+          'raffle',
         ].sort(),
       );
+    for (const winner of body.winners)
+      expect(winner).toMatchObject({ user: null, entry: null, raffle: null });
     const publicList = (await api(w.t.app).get(`/raffles/${id}/winners`).expect(200)).body as Array<
       Record<string, unknown>
     >;
@@ -625,6 +632,55 @@ describe('draws anyone can verify (issue 13)', () => {
       const run = await verify(join(dir, 'seed.json'), join(dir, 'tickets.csv'));
       expect(run.out).toMatch(/FAIL seed/);
       expect(run.code).toBe(1);
+    });
+  });
+
+  describe('what the draw alone decides', () => {
+    it('takes no winner_names from an admin (400): only the draw writes them, from the winners drawn', async () => {
+      const { id } = await enteredRaffle();
+      const typed = { winner_names: 'Mallory Fakename from 1 High Street' };
+      const before = (await admin().put(`/admin/raffles/${id}`, typed).expect(400)).body;
+      expect(JSON.stringify(before.errors)).toContain('winner_names');
+      const raffle = (await api(w.t.app).get(`/raffles/${id}`).expect(200)).body as Record<string, unknown>;
+      expect(raffle.winner_names).toBeNull();
+      await close(id);
+      const drawn = (await draw(id, { winners: 1 }).expect(201)).body as { winner_names: string };
+      await admin().put(`/admin/raffles/${id}`, typed).expect(400);
+      const after = (await api(w.t.app).get(`/raffles/${id}`).expect(200)).body as Record<string, unknown>;
+      expect(after.winner_names).toBe(drawn.winner_names);
+      const body = { ...raffleBody(), ...typed };
+      await admin().post('/admin/raffles', body).expect(400);
+    });
+
+    it('refuses (400) two instant-win lines of one prize: each would count the other’s wins as its own', async () => {
+      const body = raffleBody();
+      const res = await admin()
+        .post('/admin/raffles', {
+          ...body,
+          instant_wins: [
+            { prize: 'A hoodie', count: 2 },
+            { prize: ' A hoodie', count: 2 },
+          ],
+        })
+        .expect(400);
+      expect(res.body.errors).toEqual([expect.objectContaining({ field: 'instant_wins' })]);
+    });
+
+    it('answers 404 for another site’s raffle when a site is named, as the raffle itself does', async () => {
+      const { id } = await enteredRaffle();
+      await close(id);
+      await draw(id, { winners: 1 }).expect(201);
+      const other = await makeSite(w.t);
+      for (const path of [
+        `/raffles/${id}/winners`,
+        `/raffles/${id}/draw-proof`,
+        `/raffles/${id}/draw-proof/tickets.csv`,
+      ]) {
+        await api(w.t.app).get(`${path}?site_id=${other}`).expect(404);
+        await api(w.t.app).get(path).set('X-Site-Id', other).expect(404);
+        await api(w.t.app).get(`${path}?site_id=${w.site}`).expect(200);
+        await api(w.t.app).get(path).expect(200);
+      }
     });
   });
 

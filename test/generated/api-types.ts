@@ -1379,7 +1379,7 @@ export interface paths {
     };
     /**
      * The proof of a raffle’s draw (DESIGN §6)
-     * @description `seed_hash` from publication, `ticket_list_hash` and `ticket_count` from the close, the `seed` and winners once drawn. Check it with `scripts/verify-draw.mjs` (docs/FAIR-DRAWS.md).
+     * @description `seed_hash` from publication, `ticket_list_hash` and `ticket_count` from the close, the `seed` and winners once drawn. Check it with `scripts/verify-draw.mjs` (docs/FAIR-DRAWS.md). Another site’s raffle answers 404 when a site is named.
      */
     get: operations['getDrawProof'];
     put?: never;
@@ -1399,7 +1399,7 @@ export interface paths {
     };
     /**
      * The ticket list published at the close
-     * @description UTF-8, `\n` line ends, header `ticket_from,ticket_to,entry_id`, one line per entry in ticket order (postal entries included, no personal data). Its sha256 is the proof’s `ticket_list_hash`. 404 before the close.
+     * @description UTF-8, `\n` line ends, header `ticket_from,ticket_to,entry_id`, one line per entry in ticket order (postal entries included, no personal data). Its sha256 is the proof’s `ticket_list_hash`. 404 before the close, and for another site’s raffle when a site is named.
      */
     get: operations['getTicketList'];
     put?: never;
@@ -1459,7 +1459,7 @@ export interface paths {
     };
     /**
      * A raffle’s winners, as the public sees them
-     * @description First name and county only (CAP Code 8.28.5); draw winners in draw order, then instant wins.
+     * @description First name and county only (CAP Code 8.28.5); draw winners in draw order, then instant wins. Another site’s raffle answers 404 when a site is named.
      */
     get: operations['listWinners'];
     put?: never;
@@ -2299,8 +2299,6 @@ export interface components {
       what_you_can_win_2?: string | null;
       what_you_can_win_3?: string | null;
       what_you_can_win_4?: string | null;
-      /** @description First name and county-level place only (CAP Code 8.28.5). */
-      winner_names?: string | null;
       worth_subline?: string | null;
       /** @example £45,000 */
       worth_total?: string | null;
@@ -3789,14 +3787,20 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       date_won: string;
+      /** @description Raffle entry: `null` (not expanded). */
+      entry: Record<string, never> | null;
       entry_id: string;
       giveaway: string | null;
       giveaway_reference: string | null;
       id: string;
       image: string | null;
       prize_description: string | null;
+      /** @description Raffle: `null` (not expanded). */
+      raffle: Record<string, never> | null;
       raffle_id: string;
       site_id: string;
+      /** @description User: `null` (not expanded). */
+      user: Record<string, never> | null;
       user_id: string;
     };
     ReadinessDto: {
@@ -4482,8 +4486,6 @@ export interface components {
       what_you_can_win_2?: string | null;
       what_you_can_win_3?: string | null;
       what_you_can_win_4?: string | null;
-      /** @description First name and county-level place only (CAP Code 8.28.5). */
-      winner_names?: string | null;
       worth_subline?: string | null;
       /** @example £45,000 */
       worth_total?: string | null;
@@ -9351,7 +9353,10 @@ export interface operations {
   };
   getDrawProof: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description The site; else the `X-Site-Id` header. */
+        site_id?: string;
+      };
       header?: never;
       path: {
         id: string;
@@ -9368,6 +9373,15 @@ export interface operations {
           'application/json': components['schemas']['DrawProofDto'];
         };
       };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `NOT_FOUND`: Resource not found. */
       404: {
         headers: {
@@ -9381,7 +9395,10 @@ export interface operations {
   };
   getTicketList: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description The site; else the `X-Site-Id` header. */
+        site_id?: string;
+      };
       header?: never;
       path: {
         id: string;
@@ -9397,6 +9414,15 @@ export interface operations {
         };
         content: {
           'text/csv': string;
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `NOT_FOUND`: Resource not found. */
@@ -9564,7 +9590,10 @@ export interface operations {
   };
   listWinners: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description The site; else the `X-Site-Id` header. */
+        site_id?: string;
+      };
       header?: never;
       path: {
         id: string;
@@ -9579,6 +9608,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PublicWinnerDto'][];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `NOT_FOUND`: Resource not found. */

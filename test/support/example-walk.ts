@@ -323,6 +323,10 @@ export const WALK: WalkStep[] = [
         throw new Error('expected one winner');
     },
   },
+  // The public checks the draw: its proof, the ticket list it was drawn from, and the winners.
+  { operationId: 'getDrawProof', as: 'none', params: (v) => ({ id: v.raffleId }) },
+  { operationId: 'getTicketList', as: 'none', params: (v) => ({ id: v.raffleId }) },
+  { operationId: 'listWinners', as: 'none', params: (v) => ({ id: v.raffleId }) },
   // The admin's lists of what still needs a hand, named by the site as every admin list takes it.
   { operationId: 'listUnclaimedPrizes', as: 'admin' },
   { operationId: 'listDeadLetters', as: 'admin' },

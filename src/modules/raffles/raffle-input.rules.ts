@@ -32,7 +32,6 @@ const TEXT_FIELDS = [
   'what_you_can_win_4',
   'worth_total',
   'worth_subline',
-  'winner_names',
   'last_person_who_brought',
   'checkout_description',
   'checkout_success_url',
@@ -136,6 +135,8 @@ export function newRaffle(id: string, siteId: string, createdBy: string, body: C
     start_date: new Date(body.start_date),
     end_date: new Date(body.end_date),
     drawn_at: null,
+    // Written by the draw alone (`DrawService`): typed names would show winners nobody drew.
+    winner_names: null,
     published_on: null,
     closed_at: null,
     discount_tiers: tiersOf(body.discount_tiers ?? []),

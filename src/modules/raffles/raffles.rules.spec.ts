@@ -95,6 +95,19 @@ describe('raffleShapeErrors', () => {
     });
     expect(errors.map((e) => e.field)).toEqual(['max_entries', 'upsells']);
   });
+
+  it('refuses two instant-win lines of one prize (wins are counted by prize text)', () => {
+    const twice = [
+      { prize: 'A hoodie', count: 2 },
+      { prize: 'A hoodie', count: 1 },
+    ];
+    expect(raffleShapeErrors({ ...shape, instant_wins: twice }).map((e) => e.field)).toEqual([
+      'instant_wins',
+    ]);
+    expect(raffleShapeErrors({ ...shape, instant_wins: [twice[0], { prize: 'A mug', count: 1 }] })).toEqual(
+      [],
+    );
+  });
 });
 
 describe('transitions', () => {

@@ -58,6 +58,7 @@ export interface RaffleShape {
   max_entries: number | null;
   total_entries_available: number;
   upsells: ReadonlyArray<Pick<Upsell, 'quantity'>>;
+  instant_wins?: ReadonlyArray<{ prize: string }>;
 }
 
 /** Cross-field rules of a raffle as it would be stored (after a create, or an update merged in). */
@@ -70,6 +71,13 @@ export function raffleShapeErrors(r: RaffleShape): FieldError[] {
   const sizes = r.upsells.map((u) => u.quantity);
   if (new Set(sizes).size !== sizes.length)
     errors.push({ field: 'upsells', message: 'each upsell needs its own quantity' });
+  // Wins are counted by prize text: two lines of one prize would each count the other's wins as their own.
+  const prizes = (r.instant_wins ?? []).map((w) => w.prize);
+  if (new Set(prizes).size !== prizes.length)
+    errors.push({
+      field: 'instant_wins',
+      message: 'each instant-win prize needs its own text: give one line its count',
+    });
   return errors;
 }
 

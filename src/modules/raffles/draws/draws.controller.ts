@@ -1,12 +1,13 @@
 import { Readable } from 'node:stream';
-import { Controller, Get, Param, Post, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Param, Post, Query, StreamableFile } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
-import { Auth, CurrentUser, Public } from '#app/common/auth/auth.decorators.js';
+import { Auth, CurrentSite, CurrentUser, Public } from '#app/common/auth/auth.decorators.js';
 import { Idempotent } from '#app/common/idempotency/idempotency.decorator.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { RaffleWinnerNestedDto } from '#app/modules/raffles/dto/raffle.dto.js';
+import { SiteQueryDto } from '#app/modules/raffles/dto/raffle-query.dto.js';
 import { DrawProofDto, PublicWinnerDto } from './dto/draws.dto.js';
 import { WinnersService } from './winners.service.js';
 
@@ -22,12 +23,17 @@ export class DrawsController {
     summary: 'The proof of a raffle’s draw (DESIGN §6)',
     description:
       '`seed_hash` from publication, `ticket_list_hash` and `ticket_count` from the close, the `seed` and ' +
-      'winners once drawn. Check it with `scripts/verify-draw.mjs` (docs/FAIR-DRAWS.md).',
+      'winners once drawn. Check it with `scripts/verify-draw.mjs` (docs/FAIR-DRAWS.md). Another site’s raffle ' +
+      'answers 404 when a site is named.',
   })
   @ApiOkResponse({ type: DrawProofDto })
-  @ApiErrors(404)
-  getDrawProof(@Param('id', UuidParam) id: string): Promise<DrawProofDto> {
-    return this.winners.proof(id);
+  @ApiErrors(400, 404)
+  getDrawProof(
+    @CurrentSite() siteId: string | undefined,
+    @Param('id', UuidParam) id: string,
+    @Query() _query: SiteQueryDto,
+  ): Promise<DrawProofDto> {
+    return this.winners.proof(id, siteId);
   }
 
   @Get('draw-proof/tickets.csv')
@@ -36,7 +42,8 @@ export class DrawsController {
     summary: 'The ticket list published at the close',
     description:
       'UTF-8, `\\n` line ends, header `ticket_from,ticket_to,entry_id`, one line per entry in ticket order ' +
-      '(postal entries included, no personal data). Its sha256 is the proof’s `ticket_list_hash`. 404 before the close.',
+      '(postal entries included, no personal data). Its sha256 is the proof’s `ticket_list_hash`. 404 before the ' +
+      'close, and for another site’s raffle when a site is named.',
   })
   @ApiProduces('text/csv')
   @ApiOkResponse({
@@ -50,9 +57,13 @@ export class DrawsController {
       },
     },
   })
-  @ApiErrors(404)
-  async getTicketList(@Param('id', UuidParam) id: string): Promise<StreamableFile> {
-    const chunks = await this.winners.ticketList(id);
+  @ApiErrors(400, 404)
+  async getTicketList(
+    @CurrentSite() siteId: string | undefined,
+    @Param('id', UuidParam) id: string,
+    @Query() _query: SiteQueryDto,
+  ): Promise<StreamableFile> {
+    const chunks = await this.winners.ticketList(id, siteId);
     return new StreamableFile(Readable.from(chunks), {
       type: 'text/csv; charset=utf-8',
       disposition: `inline; filename="tickets-${id}.csv"`,
@@ -64,12 +75,17 @@ export class DrawsController {
   @ApiOperation({
     summary: 'A raffle’s winners, as the public sees them',
     description:
-      'First name and county only (CAP Code 8.28.5); draw winners in draw order, then instant wins.',
+      'First name and county only (CAP Code 8.28.5); draw winners in draw order, then instant wins. Another ' +
+      'site’s raffle answers 404 when a site is named.',
   })
   @ApiOkResponse({ type: [PublicWinnerDto] })
-  @ApiErrors(404)
-  listWinners(@Param('id', UuidParam) id: string): Promise<PublicWinnerDto[]> {
-    return this.winners.list(id);
+  @ApiErrors(400, 404)
+  listWinners(
+    @CurrentSite() siteId: string | undefined,
+    @Param('id', UuidParam) id: string,
+    @Query() _query: SiteQueryDto,
+  ): Promise<PublicWinnerDto[]> {
+    return this.winners.list(id, siteId);
   }
 
   @Post('winners/:winner_id/claim')

@@ -20,6 +20,9 @@ export function toWinnerDto(w: RaffleWinner): RaffleWinnerNestedDto {
     claimed_at: w.claimed_at ? w.claimed_at.toISOString() : null,
     created_at: w.created_at.toISOString(),
     claimed: w.claimed,
+    user: null,
+    entry: null,
+    raffle: null,
   };
 }
 

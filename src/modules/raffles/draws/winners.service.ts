@@ -29,23 +29,29 @@ export class WinnersService implements OnModuleInit {
     this.relations.provide('instantWon', (raffleIds) => this.draws.instantWonCounts(raffleIds));
   }
 
-  async proof(raffleId: string): Promise<DrawProofDto> {
-    const state = await this.draws.drawState(raffleId);
+  async proof(raffleId: string, siteId: string | undefined): Promise<DrawProofDto> {
+    const state = await this.stateOf(raffleId, siteId);
     if (!state) throw AppException.notFound('Raffle');
     if (!state.is_drawn) return toProofDto(state, [], []);
     return toProofDto(state, await this.draws.winnersOf(raffleId), await this.draws.instantTickets(raffleId));
   }
 
   /** The ticket list, once published at the close (404 before: nothing is committed yet). */
-  async ticketList(raffleId: string): Promise<AsyncGenerator<string>> {
-    const state = await this.draws.drawState(raffleId);
+  async ticketList(raffleId: string, siteId: string | undefined): Promise<AsyncGenerator<string>> {
+    const state = await this.stateOf(raffleId, siteId);
     if (!state?.ticket_list_hash) throw AppException.notFound('Ticket list');
     return this.tickets.chunks(raffleId);
   }
 
-  async list(raffleId: string): Promise<PublicWinnerDto[]> {
-    if (!(await this.draws.drawState(raffleId))) throw AppException.notFound('Raffle');
+  async list(raffleId: string, siteId: string | undefined): Promise<PublicWinnerDto[]> {
+    if (!(await this.stateOf(raffleId, siteId))) throw AppException.notFound('Raffle');
     return (await this.draws.winnersOf(raffleId)).map(toPublicWinnerDto);
+  }
+
+  /** The raffle's draw state; none when a site is named and the raffle is another's (as `GET /raffles/{id}`). */
+  private async stateOf(raffleId: string, siteId: string | undefined) {
+    const state = await this.draws.drawState(raffleId);
+    return state && (!siteId || state.site_id === siteId) ? state : null;
   }
 
   /** The winner claims the prize once; another user's prize answers 404, a second claim 409. */

@@ -126,8 +126,6 @@ export class CreateRaffleDto {
   @Str({ max: 2000 }) what_you_can_win_4?: string;
   @Str({ max: 200, example: '£45,000' }) worth_total?: string;
   @Str({ max: 500 }) worth_subline?: string;
-  @Str({ max: 5000, description: 'First name and county-level place only (CAP Code 8.28.5).' })
-  winner_names?: string;
   @Str({ max: 500 }) last_person_who_brought?: string;
   @Str({ max: 2000 }) checkout_description?: string;
 

@@ -50,7 +50,11 @@ export class RaffleEntryNestedDto {
   @Prop('integer') points_spent!: number;
 }
 
-/** Raffle winner, as nested in a raffle (spec: Raffle winner, without the back references). */
+/**
+ * Raffle winner (spec: its nested form), wherever it is answered: nested in a raffle, the draw's answer, the
+ * unclaimed list, a claim. `user`, `entry` and `raffle` are present and null: never expanded (DESIGN §4 omits no
+ * field; a winner's User record is not the admin's nor the public's to read whole).
+ */
 export class RaffleWinnerNestedDto {
   @Prop(String) id!: string;
   @Prop(String) raffle_id!: string;
@@ -65,6 +69,9 @@ export class RaffleWinnerNestedDto {
   @Prop(String, { nullable: true, format: 'date-time' }) claimed_at!: string | null;
   @Prop(String, { format: 'date-time' }) created_at!: string;
   @Prop(Boolean) claimed!: boolean;
+  @Prop('object', { nullable: true, description: 'User: `null` (not expanded).' }) user!: null;
+  @Prop('object', { nullable: true, description: 'Raffle entry: `null` (not expanded).' }) entry!: null;
+  @Prop('object', { nullable: true, description: 'Raffle: `null` (not expanded).' }) raffle!: null;
 }
 
 /** An instant-win prize and how many of its tickets are still to be won (DESIGN §6). */
