@@ -66,6 +66,7 @@ interface Proof {
   seed_hash: string;
   ticket_list_hash: string | null;
   ticket_count: number | null;
+  beacon_round: string | null;
   beacon: string | null;
   seed: string | null;
   winners: Array<{ index: number; ticket: number; entry_id: string }>;
@@ -128,8 +129,10 @@ describe('draws anyone can verify (issue 13)', () => {
   };
 
   /** A published raffle with free and postal entries from five members; answers it and them. */
-  async function enteredRaffle(): Promise<{ id: string; people: MadeUser[] }> {
-    const r = await raffleOn(w, { allow_free_entries: true, total_entries_available: 500 });
+  async function enteredRaffle(
+    over: Record<string, unknown> = {},
+  ): Promise<{ id: string; people: MadeUser[] }> {
+    const r = await raffleOn(w, { allow_free_entries: true, total_entries_available: 500, ...over });
     const people = [
       await member('Alice Mary', 'Kent'),
       await member('Bob', 'Devon'),
@@ -170,7 +173,7 @@ describe('draws anyone can verify (issue 13)', () => {
   });
 
   it('draws exactly what an independent implementation of §6 computes from the public proof', async () => {
-    const { id, people } = await enteredRaffle();
+    const { id, people } = await enteredRaffle({ draw_beacon_round: 'drand quicknet round 4242' });
     await close(id);
     const res = await draw(id, { winners: 3, beacon: 'drand-quicknet-4242' }).expect(201);
     const proof = await proofOf(id);
@@ -180,6 +183,7 @@ describe('draws anyone can verify (issue 13)', () => {
     expect(sha256(Buffer.from(proof.seed ?? '', 'hex'))).toBe(proof.seed_hash);
     expect(sha256(csv)).toBe(proof.ticket_list_hash);
     expect(proof.beacon).toBe('drand-quicknet-4242');
+    expect(proof.beacon_round).toBe('drand quicknet round 4242');
     const expected = independentDraw(
       proof.seed ?? '',
       id,
@@ -274,9 +278,12 @@ describe('draws anyone can verify (issue 13)', () => {
   });
 
   it('draws once when two draws race', async () => {
-    const { id } = await enteredRaffle();
+    const { id } = await enteredRaffle({ draw_beacon_round: 'drand quicknet round 77' });
     await close(id);
-    const results = await Promise.all([draw(id, { winners: 2 }), draw(id, { winners: 2, beacon: 'other' })]);
+    const results = await Promise.all([
+      draw(id, { winners: 2, beacon: 'value-77' }),
+      draw(id, { winners: 2, beacon: 'other' }),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
     const [rows] = await w.t.db.query<Array<{ n: string }>>(
       `SELECT count(*) AS n FROM raffle_winners WHERE raffle_id = $1`,
@@ -581,7 +588,7 @@ describe('draws anyone can verify (issue 13)', () => {
     let dir: string;
 
     beforeAll(async () => {
-      ({ id } = await enteredRaffle());
+      ({ id } = await enteredRaffle({ draw_beacon_round: 'drand quicknet round 1' }));
       await close(id);
       await draw(id, { winners: 2, beacon: 'drand-1' }).expect(201);
       proofText = JSON.stringify(await proofOf(id));
@@ -650,6 +657,33 @@ describe('draws anyone can verify (issue 13)', () => {
       expect(after.winner_names).toBe(drawn.winner_names);
       const body = { ...raffleBody(), ...typed };
       await admin().post('/admin/raffles', body).expect(400);
+    });
+
+    it('takes only the beacon announced before the close: none chosen at the draw, none skipped', async () => {
+      const plain = await enteredRaffle();
+      await close(plain.id);
+      const chosen = await draw(plain.id, { winners: 1, beacon: 'a-value-that-suits-me' }).expect(422);
+      expect(chosen.body.code).toBe('BEACON_NOT_ANNOUNCED');
+      expect((await proofOf(plain.id)).seed).toBeNull(); // nothing drawn, nothing revealed
+      await draw(plain.id, { winners: 1 }).expect(201);
+
+      const announced = await enteredRaffle({ draw_beacon_round: 'drand quicknet round 99' });
+      const shown = (await api(w.t.app).get(`/raffles/${announced.id}`).expect(200)).body;
+      expect(shown.draw_beacon_round).toBe('drand quicknet round 99'); // public before the close
+      await admin()
+        .put(`/admin/raffles/${announced.id}`, { draw_beacon_round: 'drand quicknet round 100' })
+        .expect(200);
+      await close(announced.id);
+      const moved = await admin()
+        .put(`/admin/raffles/${announced.id}`, { draw_beacon_round: 'drand quicknet round 101' })
+        .expect(409);
+      expect(moved.body.code).toBe('ALREADY_CLOSED');
+      expect((await draw(announced.id, { winners: 1 }).expect(422)).body.code).toBe('BEACON_REQUIRED');
+      await draw(announced.id, { winners: 1, beacon: 'value-of-round-100' }).expect(201);
+      expect(await proofOf(announced.id)).toMatchObject({
+        beacon_round: 'drand quicknet round 100',
+        beacon: 'value-of-round-100',
+      });
     });
 
     it('refuses (400) two instant-win lines of one prize: each would count the other’s wins as its own', async () => {

@@ -324,7 +324,7 @@ export interface paths {
     put?: never;
     /**
      * Draw a closed raffle’s winners, once
-     * @description DESIGN §6 step 3: HMAC-SHA256 of the committed seed over the published ticket list (and the `beacon`, when given), rejection sampling, distinct winning entries. The seed is revealed in the proof; winners are e-mailed. A raffle still open, or drawn already (concurrent calls included), answers 409.
+     * @description DESIGN §6 step 3: HMAC-SHA256 of the committed seed over the published ticket list (and the `beacon`: the value of the round the raffle announced before its close, `draw_beacon_round`; none when it announced none), rejection sampling, distinct winning entries. The seed is revealed in the proof; winners are e-mailed. A raffle still open, or drawn already (concurrent calls included), answers 409.
      */
     post: operations['drawRaffle'];
     delete?: never;
@@ -2232,6 +2232,11 @@ export interface components {
       details?: string | null;
       discount_tiers?: components['schemas']['DiscountTierInputDto'][];
       /**
+       * @description The public random value the draw will take (a future round of a randomness beacon, as its source and round), announced before the close: the draw then needs that round’s value as its `beacon`, and takes no beacon from a raffle that announced none. Final at the close.
+       * @example drand quicknet round 12345678
+       */
+      draw_beacon_round?: string | null;
+      /**
        * @description After start_date.
        * @example 2027-02-01T00:00:00Z
        */
@@ -2712,7 +2717,10 @@ export interface components {
     DrawProofDto: {
       /** @example hmac-sha256-rejection-v1 */
       algorithm: string;
+      /** @description That round’s value, given at the draw: check it at its source. */
       beacon: string | null;
+      /** @description The beacon round announced before the close (the raffle’s `draw_beacon_round`), if any. */
+      beacon_round: string | null;
       /** @description Instant-win tickets were drawn over 1..this (the tickets available at publication). */
       instant_win_total: number | null;
       /** @description Every instant-win ticket fixed at publication, in ticket order; empty until the draw reveals the seed. */
@@ -2731,7 +2739,7 @@ export interface components {
     };
     DrawRequestDto: {
       /**
-       * @description A public random value announced in advance (a future drand round) and given now; it enters every HMAC message.
+       * @description The value of the beacon round the raffle announced before its close (`draw_beacon_round`), given now; it enters every HMAC message. Required when a round was announced; refused when none was.
        * @example drand-quicknet-12345678:7a1f…
        */
       beacon?: string | null;
@@ -3651,6 +3659,8 @@ export interface components {
       details: string | null;
       discount_tiers: components['schemas']['DiscountTierDto'][];
       draft: boolean;
+      /** @description The beacon round announced for the draw (see the proof’s `beacon_round`); null: none. */
+      draw_beacon_round: string | null;
       /** @description sha256 (hex) of the secret draw seed, committed at publication; null while a draft. */
       draw_seed_hash: string | null;
       /** Format: date-time */
@@ -4420,6 +4430,11 @@ export interface components {
       description?: string | null;
       details?: string | null;
       discount_tiers?: components['schemas']['DiscountTierInputDto'][];
+      /**
+       * @description The public random value the draw will take (a future round of a randomness beacon, as its source and round), announced before the close: the draw then needs that round’s value as its `beacon`, and takes no beacon from a raffle that announced none. Final at the close.
+       * @example drand quicknet round 12345678
+       */
+      draw_beacon_round?: string | null;
       /**
        * @description After start_date.
        * @example 2027-02-01T00:00:00Z
@@ -5947,6 +5962,15 @@ export interface operations {
       };
       /** @description `RAFFLE_NOT_CLOSED`: Only a closed raffle can be drawn: close it first.<br>`ALREADY_DRAWN`: This raffle has already been drawn. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `BEACON_NOT_ANNOUNCED`: This raffle announced no beacon before its close (draw_beacon_round): a beacon chosen at the draw could pick the winner. Draw without one.<br>`BEACON_REQUIRED`: This raffle announced the beacon "drand quicknet round 12345678": give that round's value as beacon. */
+      422: {
         headers: {
           [name: string]: unknown;
         };

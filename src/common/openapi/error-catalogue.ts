@@ -54,6 +54,16 @@ export const ERROR_CATALOGUE = {
   ALREADY_CLOSED: { status: 409, detail: 'The raffle is already closed.' },
   ALREADY_DRAWN: { status: 409, detail: 'This raffle has already been drawn.' },
   RAFFLE_NOT_CLOSED: { status: 409, detail: 'Only a closed raffle can be drawn: close it first.' },
+  BEACON_NOT_ANNOUNCED: {
+    status: 422,
+    detail:
+      'This raffle announced no beacon before its close (draw_beacon_round): a beacon chosen at the draw could pick the winner. Draw without one.',
+  },
+  BEACON_REQUIRED: {
+    status: 422,
+    detail:
+      'This raffle announced the beacon "drand quicknet round 12345678": give that round\'s value as beacon.',
+  },
   INSTANT_WINS_EXCEED_TICKETS: {
     status: 422,
     detail: 'The instant-win prizes need more winning tickets than the raffle has.',

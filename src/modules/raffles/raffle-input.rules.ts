@@ -32,6 +32,7 @@ const TEXT_FIELDS = [
   'what_you_can_win_4',
   'worth_total',
   'worth_subline',
+  'draw_beacon_round',
   'last_person_who_brought',
   'checkout_description',
   'checkout_success_url',

@@ -21,4 +21,6 @@ export const RAFFLE_EXAMPLE = {
   discount_tiers: [{ min_quantity: 5, discount: 10 }],
   upsells: [{ quantity: 10, percentage: 20 }],
   mailer_email_params: { brand_name: 'Main Street Prizes', color_accent: '#ff6600' },
+  // Announced while the raffle is open: the draw's example gives this round's value as its beacon.
+  draw_beacon_round: 'drand quicknet round 12345678',
 } as const;

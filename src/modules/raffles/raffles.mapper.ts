@@ -125,6 +125,7 @@ export function toRaffleDto(r: Raffle, now: Date, relations: RaffleRelations): R
     mailer_email_params: mailerParams(r.mailer_email_params),
     created_by: r.created_by,
     draw_seed_hash: r.draw_seed_hash,
+    draw_beacon_round: r.draw_beacon_round,
     entries: relations.entries,
     winners: relations.winners,
     instant_wins: r.instant_wins.map((w) => ({

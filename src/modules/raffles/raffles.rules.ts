@@ -113,6 +113,8 @@ export const SELLING_FIELDS = [
   'end_date',
   'discount_tiers',
   'upsells',
+  // The beacon the draw will take: announced while the raffle is open, so it cannot be chosen at the draw.
+  'draw_beacon_round',
 ] as const;
 
 /** JSON with object keys in one order: a stored jsonb value comes back with its keys ordered by PostgreSQL. */

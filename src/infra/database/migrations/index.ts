@@ -28,6 +28,7 @@ import { ChargeClaimedAt1795690000000 } from './1795690000000-ChargeClaimedAt.js
 import { GatewayPaymentIndex1795700000000 } from './1795700000000-GatewayPaymentIndex.js';
 import { SessionsValidFrom1795710000000 } from './1795710000000-SessionsValidFrom.js';
 import { LastFailedLogin1795720000000 } from './1795720000000-LastFailedLogin.js';
+import { DrawBeaconRound1795730000000 } from './1795730000000-DrawBeaconRound.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -61,4 +62,5 @@ export const MIGRATIONS = [
   GatewayPaymentIndex1795700000000,
   SessionsValidFrom1795710000000,
   LastFailedLogin1795720000000,
+  DrawBeaconRound1795730000000,
 ];

@@ -25,17 +25,18 @@ export class AdminDrawsController {
   @ApiOperation({
     summary: 'Draw a closed raffle’s winners, once',
     description:
-      'DESIGN §6 step 3: HMAC-SHA256 of the committed seed over the published ticket list (and the `beacon`, ' +
-      'when given), rejection sampling, distinct winning entries. The seed is revealed in the proof; ' +
+      'DESIGN §6 step 3: HMAC-SHA256 of the committed seed over the published ticket list (and the `beacon`: ' +
+      'the value of the round the raffle announced before its close, `draw_beacon_round`; none when it ' +
+      'announced none), rejection sampling, distinct winning entries. The seed is revealed in the proof; ' +
       'winners are e-mailed. A raffle still open, or drawn already (concurrent calls included), answers 409.',
   })
   @ApiRequestExample({
-    summary: 'One winner, with a drand round announced in advance',
+    summary: 'One winner, with the value of the drand round the raffle announced',
     description: '`{id}`: a closed raffle’s id.',
     value: { winners: 1, beacon: 'drand-quicknet-12345678' },
   })
   @ApiCreatedResponse({ type: DrawResultDto })
-  @ApiErrors(400, 404, 'RAFFLE_NOT_CLOSED', 'ALREADY_DRAWN')
+  @ApiErrors(400, 404, 'RAFFLE_NOT_CLOSED', 'ALREADY_DRAWN', 'BEACON_NOT_ANNOUNCED', 'BEACON_REQUIRED')
   drawRaffle(
     @CurrentUser() actor: AuthUser,
     @CurrentSite() siteId: string,

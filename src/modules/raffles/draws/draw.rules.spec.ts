@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import {
   assignInstantPrizes,
+  beaconRefusal,
   drawTicket,
   drawWinners,
   instantWinTickets,
@@ -95,5 +96,17 @@ describe('draw rules (DESIGN §6)', () => {
     // Stored before profile fields were held to one line: shown on one line all the same.
     expect(publicWinnerName('Sam\r\nBcc', 'Kent\r\n\u0007Bob Smith')).toBe('Sam from Kent Bob Smith');
     expect(publicWinnerName('Sam', null)).toBe('Sam');
+  });
+});
+
+describe('the beacon a draw may take (beaconRefusal)', () => {
+  it('takes the announced round’s value, and none when none was announced', () => {
+    expect(beaconRefusal('drand quicknet round 9', 'a1b2')).toBeNull();
+    expect(beaconRefusal(null, null)).toBeNull();
+  });
+
+  it('refuses a beacon chosen at the draw, and a draw that skips the announced one', () => {
+    expect(beaconRefusal(null, 'a1b2')?.code).toBe('BEACON_NOT_ANNOUNCED');
+    expect(beaconRefusal('drand quicknet round 9', null)?.code).toBe('BEACON_REQUIRED');
   });
 });

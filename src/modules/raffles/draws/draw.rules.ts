@@ -120,3 +120,27 @@ export function publicWinnerName(firstName: string | null, county: string | null
   const place = county?.replace(CONTROL_RUN, ' ').replace(/\s+/g, ' ').trim();
   return place ? `${name} from ${place}` : name;
 }
+
+/**
+ * Whether a draw's `beacon` may be taken (DESIGN §6: "announced in advance"). The seed's holder knows every
+ * outcome of a beacon it may choose at the draw; only a value fixed before the close (a future round of a
+ * public beacon, named while the raffle was open) cannot be steered. So a raffle that announced a round needs its
+ * value, and one that announced none takes none.
+ */
+export function beaconRefusal(
+  announced: string | null,
+  given: string | null,
+): { code: 'BEACON_NOT_ANNOUNCED' | 'BEACON_REQUIRED'; message: string } | null {
+  if (given !== null && announced === null)
+    return {
+      code: 'BEACON_NOT_ANNOUNCED',
+      message:
+        'This raffle announced no beacon before its close (draw_beacon_round): a beacon chosen at the draw could pick the winner. Draw without one.',
+    };
+  if (given === null && announced !== null)
+    return {
+      code: 'BEACON_REQUIRED',
+      message: `This raffle announced the beacon "${announced}": give that round's value as beacon.`,
+    };
+  return null;
+}

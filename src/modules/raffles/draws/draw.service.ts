@@ -5,7 +5,7 @@ import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { MailService } from '#app/modules/mail/mail.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { RafflesRepository } from '../raffles.repository.js';
-import { drawWinners, publicWinnerName } from './draw.rules.js';
+import { beaconRefusal, drawWinners, publicWinnerName } from './draw.rules.js';
 import { type DrawState, DrawsRepository, type NewWinner } from './draws.repository.js';
 import { toWinnerDto } from './draws.mapper.js';
 import type { DrawRequestDto, DrawResultDto } from './dto/draws.dto.js';
@@ -47,6 +47,8 @@ export class DrawService {
       state = await this.require(actor, siteId, raffleId);
     }
     const beacon = body.beacon ?? null;
+    const refused = beaconRefusal(state.draw_beacon_round, beacon);
+    if (refused) throw AppException.unprocessable(refused.code, refused.message);
     const now = new Date();
     const raffle = await this.raffles.findById(raffleId);
     return this.tx.run(async () => {

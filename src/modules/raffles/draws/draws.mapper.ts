@@ -57,6 +57,7 @@ export function toProofDto(
     seed_hash: raffle.draw_seed_hash,
     ticket_list_hash: raffle.ticket_list_hash,
     ticket_count: raffle.ticket_count,
+    beacon_round: raffle.draw_beacon_round,
     beacon: raffle.draw_beacon,
     seed: drawn ? raffle.draw_seed : null,
     winners: winners

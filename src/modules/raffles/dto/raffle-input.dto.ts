@@ -126,6 +126,15 @@ export class CreateRaffleDto {
   @Str({ max: 2000 }) what_you_can_win_4?: string;
   @Str({ max: 200, example: '£45,000' }) worth_total?: string;
   @Str({ max: 500 }) worth_subline?: string;
+  @Line({
+    max: 200,
+    example: 'drand quicknet round 12345678',
+    description:
+      'The public random value the draw will take (a future round of a randomness beacon, as its source and ' +
+      'round), announced before the close: the draw then needs that round’s value as its `beacon`, and takes ' +
+      'no beacon from a raffle that announced none. Final at the close.',
+  })
+  draw_beacon_round?: string;
   @Str({ max: 500 }) last_person_who_brought?: string;
   @Str({ max: 2000 }) checkout_description?: string;
 

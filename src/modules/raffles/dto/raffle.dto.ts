@@ -156,6 +156,11 @@ export class RaffleDto {
     description: 'sha256 (hex) of the secret draw seed, committed at publication; null while a draft.',
   })
   draw_seed_hash!: string | null;
+  @Prop(String, {
+    nullable: true,
+    description: 'The beacon round announced for the draw (see the proof’s `beacon_round`); null: none.',
+  })
+  draw_beacon_round!: string | null;
   @Prop([RaffleEntryNestedDto]) entries!: RaffleEntryNestedDto[];
   @Prop([RaffleWinnerNestedDto]) winners!: RaffleWinnerNestedDto[];
   @Prop([InstantWinDto], { description: 'Instant-win prizes, with how many are left (the rest are gone).' })

@@ -135,7 +135,12 @@ export class Raffle extends TimestampedEntity {
   @Column({ type: 'varchar', length: 64, nullable: true }) ticket_list_hash!: string | null;
   /** Tickets sold when the list was published: the draw's N. */
   @Column({ type: 'integer', nullable: true }) ticket_count!: number | null;
-  /** The public random value given at the draw (a drand round), if any. */
+  /**
+   * The public random value the draw will take, announced before the close (a future drand round, named as
+   * its source and round): set while the raffle is open, final at the close. Without one, the draw takes none.
+   */
+  @Column({ type: 'varchar', length: 200, nullable: true }) draw_beacon_round!: string | null;
+  /** The public random value given at the draw (the announced round's), if any. */
   @Column({ type: 'varchar', length: 200, nullable: true }) draw_beacon!: string | null;
 
   /** Instant-win prizes; fixed at publication, when their winning tickets are drawn from the seed. */

@@ -12,7 +12,8 @@ export class DrawRequestDto {
     max: 200,
     example: 'drand-quicknet-12345678:7a1f…',
     description:
-      'A public random value announced in advance (a future drand round) and given now; it enters every HMAC message.',
+      'The value of the beacon round the raffle announced before its close (`draw_beacon_round`), given now; it ' +
+      'enters every HMAC message. Required when a round was announced; refused when none was.',
   })
   beacon?: string;
 }
@@ -38,7 +39,13 @@ export class DrawProofDto {
   ticket_list_hash!: string | null;
   @Prop('integer', { nullable: true, description: 'N: tickets sold, from the close.' })
   ticket_count!: number | null;
-  @Prop(String, { nullable: true }) beacon!: string | null;
+  @Prop(String, {
+    nullable: true,
+    description: 'The beacon round announced before the close (the raffle’s `draw_beacon_round`), if any.',
+  })
+  beacon_round!: string | null;
+  @Prop(String, { nullable: true, description: 'That round’s value, given at the draw: check it at its source.' })
+  beacon!: string | null;
   @Prop(String, { nullable: true, description: 'The secret seed (hex), null until the draw.' })
   seed!: string | null;
   @Prop([ProofWinnerDto]) winners!: ProofWinnerDto[];
