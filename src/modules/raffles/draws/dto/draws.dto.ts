@@ -44,7 +44,10 @@ export class DrawProofDto {
     description: 'The beacon round announced before the close (the raffle’s `draw_beacon_round`), if any.',
   })
   beacon_round!: string | null;
-  @Prop(String, { nullable: true, description: 'That round’s value, given at the draw: check it at its source.' })
+  @Prop(String, {
+    nullable: true,
+    description: 'That round’s value, given at the draw: check it at its source.',
+  })
   beacon!: string | null;
   @Prop(String, { nullable: true, description: 'The secret seed (hex), null until the draw.' })
   seed!: string | null;
