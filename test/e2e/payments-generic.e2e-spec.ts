@@ -170,6 +170,22 @@ describe('payment transactions (endpoint 6, GET /payments/{id}, GET /admin/payme
     expect(res.body.currency).toBe('EUR');
   });
 
+  it('refuses (400) metadata naming the service’s own keys: a client cannot mark its payment paused, or pose as a purpose', async () => {
+    const before = await w.t.db.query(`SELECT count(*)::int AS n FROM payment_transactions`);
+    const future = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    const res = await create(buyer.token, {
+      ...valid,
+      metadata: { buyer_paused_until: future, kind: 'start' },
+    }).expect(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+    expect(res.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      'metadata.buyer_paused_until',
+      'metadata.kind',
+    ]);
+    const after = await w.t.db.query(`SELECT count(*)::int AS n FROM payment_transactions`);
+    expect(after[0].n).toBe(before[0].n);
+  });
+
   it('refuses a self-paused buyer (422 SELF_PAUSED) and one past the spend limit (422)', async () => {
     const paused = await makeUser(w.t, w.site);
     await api(w.t.app)

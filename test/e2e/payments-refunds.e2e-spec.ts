@@ -218,6 +218,72 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
     expect((await confirm(w, other.order_id).expect(422)).body.error_code).toBe('SELF_PAUSED');
   });
 
+  it('refuses, in the pause, a checkout given up as abandoned before it and paid late', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const opened = await api(w.t.app)
+      .as(buyer.token)
+      .post('/gatewaytwo/create-order', {
+        item_id: raffle.item_id,
+        site_id: w.site,
+        amount: 2.5,
+        currency: 'GBP',
+        description: 'One ticket',
+      })
+      .expect(200);
+    const id = opened.body.order_id as string;
+    await w.t.db.query(
+      `UPDATE payment_transactions SET created_at = now() - interval '25 hours' WHERE id = $1`,
+      [id],
+    );
+    const root = await makeUser(w.t, w.site, { role: 'superadmin' });
+    await api(w.t.app).as(root.token).post('/admin/jobs/reconciliation/run').expect(200);
+    await w.t.drain();
+    const status = async () =>
+      (
+        await w.t.db.query<Array<{ status: string; fulfilment: string | null }>>(
+          `SELECT status, fulfilment FROM payment_transactions WHERE id = $1`,
+          [id],
+        )
+      )[0];
+    expect((await status()).status).toBe('cancelled'); // abandoned; its checkout still payable at the gateway
+    await api(w.t.app)
+      .as(buyer.token)
+      .put('/users/me/limits', { paused_until: new Date(Date.now() + 30 * 86_400_000).toISOString() })
+      .expect(200);
+    const late = w.fakes.gatewayTwo.orderFor(id)!;
+    w.fakes.gatewayTwo.complete(late.id);
+    expect(await w.fakes.gatewayTwo.deliverWebhook(late.id)).toBe(200);
+    await w.t.drain();
+    expect(await status()).toEqual({ status: 'refunded', fulfilment: 'refunded_unfillable' });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM raffle_entries WHERE payment_transaction_id = $1`, [id]),
+    ).toEqual([]);
+  });
+
+  it('refuses a checkout whose buyer paused while the gateway was being asked about it', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const open = await orderAsUser(w, buyer.token, raffle.item_id);
+    w.fakes.gatewayOne.complete(open.checkout_id);
+    w.fakes.gatewayOne.setLatency(1_000); // the gateway's answer takes a second; the plan is made meanwhile
+    try {
+      const confirming = confirm(w, open.order_id).then((r) => r);
+      await new Promise((r) => setTimeout(r, 250));
+      await api(w.t.app)
+        .as(buyer.token)
+        .put('/users/me/limits', { paused_until: new Date(Date.now() + 30 * 86_400_000).toISOString() })
+        .expect(200);
+      const res = await confirming;
+      expect({ status: res.status, code: res.body.error_code }).toEqual({ status: 422, code: 'SELF_PAUSED' });
+    } finally {
+      w.fakes.gatewayOne.setLatency(0);
+    }
+    expect(
+      await w.t.db.query(`SELECT 1 FROM raffle_entries WHERE payment_transaction_id = $1`, [open.order_id]),
+    ).toEqual([]);
+  });
+
   it('enters exactly one of two paid orders for the last ticket and refunds the other whole', async () => {
     const raffle = await raffleOn(w, { total_entries_available: 1 });
     const first = await makeUser(w.t, w.site);

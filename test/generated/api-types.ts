@@ -2721,6 +2721,11 @@ export interface components {
       beacon: string | null;
       /** @description The beacon round announced before the close (the raffle’s `draw_beacon_round`), if any. */
       beacon_round: string | null;
+      /**
+       * Format: date-time
+       * @description When the raffle closed (its ticket list final): the beacon round must come after it.
+       */
+      closed_at: string | null;
       /** @description Instant-win tickets were drawn over 1..this (the tickets available at publication). */
       instant_win_total: number | null;
       /** @description Every instant-win ticket fixed at publication, in ticket order; empty until the draw reveals the seed. */
@@ -5824,7 +5829,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description `ITEM_ID_TAKEN`: This site already has a raffle with that item_id.<br>`NOT_PUBLISHED`: A draft is switched on by publishing it.<br>`INSTANT_WINS_FIXED`: Instant wins are fixed at publication: they can be changed only while a draft.<br>`ALREADY_CLOSED`: The raffle is closed: total_entries_available can no longer change. */
+      /** @description `ITEM_ID_TAKEN`: This site already has a raffle with that item_id.<br>`NOT_PUBLISHED`: A draft is switched on by publishing it.<br>`INSTANT_WINS_FIXED`: Instant wins are fixed at publication: they can be changed only while a draft.<br>`ALREADY_CLOSED`: The raffle is closed: total_entries_available can no longer change.<br>`SALES_ENDED`: The raffle’s sales have ended: draw_beacon_round can no longer change. */
       409: {
         headers: {
           [name: string]: unknown;

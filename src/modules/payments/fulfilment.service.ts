@@ -120,10 +120,13 @@ export class FulfilmentService {
    * In the claim's transaction. What reads first (every listener — a first payment completes a referral
    * — and the purpose's own fulfilment); then the writes nobody reads back, deferred to travel with the
    * next statement (the purchase e-mails' job, the points); a raffle's tickets last, committing, or the
-   * COMMIT. Throws `TicketsGone` when the counter refuses the tickets.
+   * COMMIT. Throws `TicketsGone` when the counter refuses the tickets, or the buyer paused themselves since the plan.
    */
   async fulfil(payment: PaymentHead, plan: FulfilmentPlan): Promise<void> {
     if (plan.refusal) return this.refundWhole(payment, plan.refusal, plan.notify);
+    // The claimed row carries a pause its buyer began after the plan was made (while the gateway was asked):
+    // roll back and settle it refused, as tickets gone meanwhile are.
+    if (pausedWhenPaid(payment.buyer_paused_until, new Date())) throw new TicketsGone('SELF_PAUSED');
     await this.hooks.succeeded(payment);
     const handler = plan.purpose && this.hooks.handlerOf(payment.purpose);
     if (handler && plan.purpose) await handler.fulfil(payment, plan.purpose);

@@ -75,14 +75,15 @@ export class PaymentsRepository {
   }
 
   /**
-   * Notes a self-pause on every payment of the user still open (pending, or in the gateway's review), in the
-   * ambient transaction: one paid before `until` is refused (`pausedWhenPaid`). Through the user's index.
+   * Notes a self-pause on every payment of the user a success could still fulfil (pending, in the gateway's
+   * review, or given up but payable late: not yet fulfilled), in the ambient transaction: one paid before `until`
+   * is refused (`pausedWhenPaid`). Through the user's index.
    */
   async markBuyerPaused(userId: string, until: Date): Promise<void> {
     await this.tx.query(
       `UPDATE payment_transactions
           SET metadata = metadata || jsonb_build_object('buyer_paused_until', $2::text)
-        WHERE user_id = $1 AND status IN ('pending', 'review')`,
+        WHERE user_id = $1 AND fulfilled_at IS NULL AND status IN ('pending', 'review', 'failed', 'cancelled')`,
       [userId, until.toISOString()],
     );
   }

@@ -6,6 +6,7 @@ import {
   nextStatus,
   orderTooLarge,
   pausedWhenPaid,
+  serviceKeysIn,
   recountsSpend,
   releasesSpend,
   reportNamesPayment,
@@ -79,5 +80,16 @@ describe('a payment succeeding in its buyer’s self-pause (pausedWhenPaid)', ()
     expect(pausedWhenPaid(null, now)).toBe(false);
     expect(pausedWhenPaid('', now)).toBe(false);
     expect(pausedWhenPaid('soon', now)).toBe(false);
+  });
+});
+
+describe('a client’s payment metadata (serviceKeysIn)', () => {
+  it('names the service’s own keys it carries, and nothing else', () => {
+    expect(serviceKeysIn({ basket: 'b-1', kind: 'start', buyer_paused_until: 'x' })).toEqual([
+      'kind',
+      'buyer_paused_until',
+    ]);
+    expect(serviceKeysIn({ basket: 'b-1' })).toEqual([]);
+    expect(serviceKeysIn(undefined)).toEqual([]);
   });
 });

@@ -136,3 +136,23 @@ export function pausedWhenPaid(buyerPausedUntil: string | null, now: Date): bool
   const until = Date.parse(buyerPausedUntil);
   return Number.isFinite(until) && until > now.getTime();
 }
+
+/**
+ * Keys of a payment's `metadata` the service writes and reads back (the checkout, the claims clients made, a
+ * purpose's kind, why it was unfillable, a buyer's pause): a client's `metadata` may not carry them, or it
+ * could, say, refuse its own payment or pose as another purpose's.
+ */
+export const SERVICE_METADATA_KEYS = [
+  'checkout_id',
+  'checkout_url',
+  'client_claims',
+  'kind',
+  'unfillable',
+  'buyer_paused_until',
+] as const;
+
+/** The service's own keys a client's `metadata` names (refused, 400). */
+export function serviceKeysIn(metadata: Record<string, unknown> | undefined): string[] {
+  if (!metadata) return [];
+  return SERVICE_METADATA_KEYS.filter((key) => Object.prototype.hasOwnProperty.call(metadata, key));
+}

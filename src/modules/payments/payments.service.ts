@@ -10,7 +10,7 @@ import { PaymentHooks } from './hooks/payment-hooks.js';
 import { OrdersService } from './orders.service.js';
 import { toPaymentDto, toPaymentRecordDto } from './payments.mapper.js';
 import { PaymentsRepository } from './payments.repository.js';
-import { PAYMENT_METHOD_GATEWAY, type PaymentMethod } from './payments.rules.js';
+import { PAYMENT_METHOD_GATEWAY, type PaymentMethod, serviceKeysIn } from './payments.rules.js';
 import { RefundsService } from './refunds.service.js';
 import { formatMoney } from '#app/common/money.js';
 
@@ -54,6 +54,14 @@ export class PaymentsService implements OnModuleInit {
   /** A pending generic payment with a checkout opened for it (`metadata.checkout_id`, `checkout_url`). */
   async create(user: AuthUser, body: CreatePaymentDto, meta: RequestMeta): Promise<PaymentTransactionDto> {
     const method = body.payment_method as PaymentMethod;
+    const reserved = serviceKeysIn(body.metadata);
+    if (reserved.length)
+      throw AppException.validation(
+        reserved.map((key) => ({
+          field: `metadata.${key}`,
+          message: `metadata.${key} is the service’s own`,
+        })),
+      );
     const { payment } = await this.orders.create(
       user,
       {

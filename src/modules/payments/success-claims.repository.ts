@@ -46,8 +46,9 @@ const CLAIM_SUCCESS = keepPlan(`
   RETURNING previous.status AS previous_status, ${headColumns('p')}`);
 
 /**
- * The same claim of a payment still in the status it was read in ($8), sent ahead of the whole fulfilment
- * in one message: when it claims nothing (another caller won, or the payment moved since) it raises
+ * The same claim of a payment still in the status it was read in ($8), and with the buyer's pause mark it was
+ * read with ($9: a pause that began since was planned without), sent ahead of the whole fulfilment in one
+ * message: when it claims nothing (another caller won, or the payment moved or was marked since) it raises
  * (`payment_claim_lost`), so nothing after it runs. The aggregate makes the verdict run once, rows or none.
  */
 const CLAIM_SUCCESS_AS_READ = keepPlan(`
@@ -55,6 +56,7 @@ const CLAIM_SUCCESS_AS_READ = keepPlan(`
     UPDATE payment_transactions p ${SUCCEEDED}
      WHERE p.id = $1 AND p.fulfilled_at IS NULL AND p.status = $8
        AND p.status IN ('pending', 'review', 'failed', 'cancelled')
+       AND p.metadata->>'buyer_paused_until' IS NOT DISTINCT FROM $9
     RETURNING ${headColumns('p')}),
   verdict AS (SELECT CASE WHEN count(*) > 0 THEN true ELSE payment_claim_lost($1) END AS won FROM claimed)
   SELECT claimed.* FROM verdict LEFT JOIN claimed ON verdict.won`);
@@ -111,7 +113,11 @@ export class SuccessClaimsRepository {
     unfillable: string | null,
     then: () => Promise<void>,
   ): Promise<PaymentHead | null> {
-    const values = [...claimValues(read.id, changes, fulfilment, unfillable), read.status];
+    const values = [
+      ...claimValues(read.id, changes, fulfilment, unfillable),
+      read.status,
+      read.buyer_paused_until,
+    ];
     let claimed: Promise<unknown[]> | undefined;
     try {
       await this.tx.runHeldOpening({ sql: CLAIM_SUCCESS_AS_READ, values }, (rows) => {
