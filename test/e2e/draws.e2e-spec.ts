@@ -683,7 +683,18 @@ describe('draws anyone can verify (issue 13)', () => {
       expect(await proofOf(announced.id)).toMatchObject({
         beacon_round: 'drand quicknet round 100',
         beacon: 'value-of-round-100',
+        closed_at: expect.any(String), // a verifier checks the round came after it
       });
+
+      // Sales over, the close job not yet run: the ticket list is final already, and so is the round.
+      const ended = await enteredRaffle({ draw_beacon_round: 'drand quicknet round 500' });
+      await w.t.db.query(`UPDATE raffles SET end_date = now() - interval '1 minute' WHERE id = $1`, [
+        ended.id,
+      ]);
+      const late = await admin()
+        .put(`/admin/raffles/${ended.id}`, { draw_beacon_round: 'drand quicknet round 1' })
+        .expect(409);
+      expect(late.body.code).toBe('SALES_ENDED');
     });
 
     it('refuses (400) two instant-win lines of one prize: each would count the other’s wins as its own', async () => {

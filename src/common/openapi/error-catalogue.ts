@@ -52,6 +52,10 @@ export const ERROR_CATALOGUE = {
     detail: 'No member of this site has that referral code: check it, or register without one.',
   },
   ALREADY_CLOSED: { status: 409, detail: 'The raffle is already closed.' },
+  SALES_ENDED: {
+    status: 409,
+    detail: 'The raffle’s sales have ended: draw_beacon_round can no longer change.',
+  },
   ALREADY_DRAWN: { status: 409, detail: 'This raffle has already been drawn.' },
   RAFFLE_NOT_CLOSED: { status: 409, detail: 'Only a closed raffle can be drawn: close it first.' },
   BEACON_NOT_ANNOUNCED: {

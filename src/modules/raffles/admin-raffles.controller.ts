@@ -90,6 +90,7 @@ export class AdminRafflesController {
       detail: 'A running raffle’s end_date cannot move into the past; close it to end it now.',
     },
     { code: 'ALREADY_CLOSED', detail: 'The raffle is closed: total_entries_available can no longer change.' },
+    'SALES_ENDED',
   )
   updateRaffle(
     @CurrentUser() actor: AuthUser,

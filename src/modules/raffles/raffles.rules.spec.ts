@@ -206,3 +206,16 @@ describe('the draw seed commitment', () => {
     expect(a.seed).not.toBe(b.seed);
   });
 });
+
+describe('updateRefusal: the announced beacon round', () => {
+  it('may change while sales run, and not once they have ended, closed or not', () => {
+    const open = { ...running(), draw_beacon_round: 'drand quicknet round 5' };
+    expect(updateRefusal(open, { draw_beacon_round: 'drand quicknet round 6' }, NOW)).toBeNull();
+    const ended = { ...open, end_date: new Date(NOW.getTime() - 1) };
+    expect(updateRefusal(ended, { draw_beacon_round: 'drand quicknet round 6' }, NOW)).toMatchObject({
+      status: 409,
+      code: 'SALES_ENDED',
+    });
+    expect(updateRefusal(ended, { draw_beacon_round: 'drand quicknet round 5' }, NOW)).toBeNull();
+  });
+});

@@ -155,6 +155,14 @@ export function updateRefusal(
       code: 'ALREADY_CLOSED',
       message: `The raffle is closed: ${changed.join(', ')} can no longer change.`,
     };
+  // Once sales have ended the ticket list is final, even before the close job has run: a beacon round named
+  // then could be one whose value is already known, chosen to suit an entry.
+  if (changed.includes('draw_beacon_round') && current.end_date.getTime() <= now.getTime())
+    return {
+      status: 409,
+      code: 'SALES_ENDED',
+      message: 'The raffle’s sales have ended: draw_beacon_round can no longer change.',
+    };
   const end = changes.end_date;
   if (end instanceof Date && changed.includes('end_date') && end.getTime() <= now.getTime())
     return {

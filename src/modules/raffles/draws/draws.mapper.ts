@@ -59,6 +59,7 @@ export function toProofDto(
     ticket_count: raffle.ticket_count,
     beacon_round: raffle.draw_beacon_round,
     beacon: raffle.draw_beacon,
+    closed_at: raffle.closed_at ? new Date(raffle.closed_at).toISOString() : null,
     seed: drawn ? raffle.draw_seed : null,
     winners: winners
       .filter((w) => w.giveaway === 'draw')

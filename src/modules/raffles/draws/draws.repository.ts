@@ -24,6 +24,7 @@ export interface DrawState {
   ticket_count: number | null;
   draw_beacon_round: string | null;
   draw_beacon: string | null;
+  closed_at: Date | null;
   drawn_at: Date | null;
   instant_win_total: number | null;
 }
@@ -51,7 +52,7 @@ export class DrawsRepository {
   async drawState(raffleId: string): Promise<DrawState | null> {
     const rows = await this.tx.manager.query<DrawState[]>(
       `SELECT id, site_id, name, closed, is_drawn, draw_seed, draw_seed_hash, ticket_list_hash, ticket_count,
-              draw_beacon_round, draw_beacon, drawn_at, instant_win_total
+              draw_beacon_round, draw_beacon, closed_at, drawn_at, instant_win_total
          FROM raffles WHERE id = $1 AND draft = false`,
       [raffleId],
     );

@@ -49,6 +49,12 @@ export class DrawProofDto {
     description: 'That round’s value, given at the draw: check it at its source.',
   })
   beacon!: string | null;
+  @Prop(String, {
+    nullable: true,
+    format: 'date-time',
+    description: 'When the raffle closed (its ticket list final): the beacon round must come after it.',
+  })
+  closed_at!: string | null;
   @Prop(String, { nullable: true, description: 'The secret seed (hex), null until the draw.' })
   seed!: string | null;
   @Prop([ProofWinnerDto]) winners!: ProofWinnerDto[];
