@@ -222,6 +222,17 @@ describe('endpoint 3 sells merch products (issue 14)', () => {
     expect(await w.t.db.query(`SELECT 1 FROM users WHERE email = $1`, [email])).toHaveLength(0);
   });
 
+  it('refuses a shipping field broken over lines (400), as POST /merch/orders does, and makes nothing', async () => {
+    const buyer = await makeUser(w.t, w.site);
+    const before = await counts();
+    for (const broken of [{ address_line2: 'Flat 2\r\nSomewhere else' }, { recipient_name: 'Jane\nDoe' }]) {
+      const res = await createOrder({ item_id: tee.id, ...ADDRESS, ...broken }, buyer.token).expect(400);
+      expect(res.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });
+      expect(res.body.message).toContain(Object.keys(broken)[0]);
+    }
+    expect(await counts()).toEqual(before);
+  });
+
   it('answers an unknown product, another site’s product or a withdrawn one as a raffle order would', async () => {
     const buyer = await makeUser(w.t, w.site);
     const other = await makeSite(w.t);

@@ -32,18 +32,13 @@ describe('hostOf', () => {
 });
 
 describe('isLoopbackHost', () => {
-  it.each([
-    'localhost',
-    'LOCALHOST',
-    'mail.localhost',
-    '127.0.0.1',
-    '127.8.0.3',
-    '::1',
-    '[::1]',
-    '::ffff:127.0.0.1',
-  ])('this machine: %s', (host) => expect(isLoopbackHost(host)).toBe(true));
+  it.each(['localhost', 'LOCALHOST', '127.0.0.1', '127.8.0.3', '::1', '[::1]', '::ffff:127.0.0.1'])(
+    'this machine: %s',
+    (host) => expect(isLoopbackHost(host)).toBe(true),
+  );
   it.each([
     'smtp.example.com',
+    'mail.localhost',
     'localhost.example.com',
     '10.0.0.5',
     '192.0.2.2',

@@ -31,11 +31,12 @@ function privateV4(ip: string): boolean {
 
 /**
  * Whether a host names this machine itself (`localhost`, 127.0.0.0/8, `::1`, IPv4-mapped loopback): traffic to it
- * never crosses a network. Judged on the name as written, not on what it resolves to.
+ * never crosses a network. Judged on the name as written, not on what it resolves to (so `*.localhost`, which a
+ * resolver need not send to loopback, is not taken as this machine).
  */
 export function isLoopbackHost(host: string): boolean {
   const name = host.replace(/^\[|\]$/g, '').toLowerCase();
-  if (name === 'localhost' || name.endsWith('.localhost')) return true;
+  if (name === 'localhost') return true;
   if (isIP(name) === 4) return name.startsWith('127.');
   if (isIP(name) !== 6) return false;
   return name === '::1' || /^::ffff:127\.\d+\.\d+\.\d+$/.test(name);

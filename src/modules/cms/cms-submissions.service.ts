@@ -105,7 +105,7 @@ export class CmsSubmissionsService {
       // address, and a site's admin can replay one (as only a superadmin may delete such an account).
       if (user.role !== 'user') {
         actions.push('staff_account_left_alone');
-        await this.cms.record(claimed, { user_id: user.id, user_created: false, actions });
+        await this.cms.record(claimed, { user_id: null, user_created: false, actions });
         return { submission_id: payload.id, user_id: null, user_created: false, duplicate: false, actions };
       }
       const profile = {

@@ -50,6 +50,8 @@ export class MerchPaymentsHandler implements PaidOrderHandler, PaymentListener, 
     if (!order || order.status_stage !== 'awaiting_payment' || order.fulfilment_order_id) return;
     if (await this.merch.cancelNeverSent(order.id, { reason: 'refunded before it was sent to the provider' }))
       return;
-    await this.merch.noteRefundedWhole(order.id, new Date());
+    // The submission decides; queued again (one job per order) in case the attempt that marked it has died.
+    if (await this.merch.noteRefundedWhole(order.id, new Date()))
+      await this.fulfilment.queueSubmission(order.id);
   }
 }

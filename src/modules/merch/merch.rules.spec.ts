@@ -23,6 +23,7 @@ describe('merch rules', () => {
     ['mug', product('mug', 899)],
     ['old', product('old', 100, 'GBP', false)],
     ['usd', product('usd', 100, 'USD')],
+    ['free', product('free', 0)],
   ]);
 
   it('prices an order as each product’s price times its copies', () => {
@@ -41,6 +42,11 @@ describe('merch rules', () => {
       productId: 'nope',
     });
     expect(priceOrder(products, [{ merch_product_id: 'old', copies: 1 }])).toMatchObject({
+      ok: false,
+      code: 'PRODUCT_NOT_AVAILABLE',
+    });
+    // Priced 0 before products had to cost at least 1: no gateway takes a payment of nothing.
+    expect(priceOrder(products, [{ merch_product_id: 'free', copies: 1 }])).toMatchObject({
       ok: false,
       code: 'PRODUCT_NOT_AVAILABLE',
     });

@@ -30,7 +30,8 @@ export function priceOrder<P extends PricedProduct>(
   const lines: PricedLine<P>[] = [];
   for (const item of items) {
     const product = products.get(item.merch_product_id);
-    if (!product || !product.active)
+    // A product priced 0 (possible before products had to cost at least 1) cannot be paid for through a gateway.
+    if (!product || !product.active || product.amount_cents < 1)
       return { ok: false, code: 'PRODUCT_NOT_AVAILABLE', productId: item.merch_product_id };
     lines.push({ product, copies: item.copies, cents: product.amount_cents * item.copies });
   }

@@ -104,17 +104,19 @@ export class GatewayOneOrderDto {
   @Str({ max: 200 }) utm_source?: string;
   @Str({ max: 200 }) utm_term?: string;
 
-  @Str({ min: 1, max: 200, example: 'Jane Doe', description: `${SHIP} (required).` })
+  // On a shipping label: every field one line, as `POST /merch/orders` holds them (blank required ones are
+  // refused for a merch item by `missingShipping`).
+  @Line({ min: 1, max: 200, example: 'Jane Doe', description: `${SHIP} (required).` })
   recipient_name?: string;
   @Email({ description: `${SHIP}; default the buyer’s e-mail.` }) recipient_email?: string;
-  @Str({ max: 50, example: '+447700900123', description: `${SHIP}.` }) recipient_phone?: string;
-  @Str({ min: 1, max: 200, example: '1 High Street', description: `${SHIP} (required).` })
+  @Line({ max: 50, example: '+447700900123', description: `${SHIP}.` }) recipient_phone?: string;
+  @Line({ min: 1, max: 200, example: '1 High Street', description: `${SHIP} (required).` })
   address_line1?: string;
-  @Str({ max: 200, description: `${SHIP}.` }) address_line2?: string;
-  @Str({ min: 1, max: 100, example: 'London', description: `${SHIP} (required).` })
+  @Line({ max: 200, description: `${SHIP}.` }) address_line2?: string;
+  @Line({ min: 1, max: 100, example: 'London', description: `${SHIP} (required).` })
   town_or_city?: string;
-  @Str({ max: 100, example: 'Greater London', description: `${SHIP}.` }) state_or_county?: string;
-  @Str({ min: 1, max: 20, example: 'SW1A 1AA', description: `${SHIP} (required).` })
+  @Line({ max: 100, example: 'Greater London', description: `${SHIP}.` }) state_or_county?: string;
+  @Line({ min: 1, max: 20, example: 'SW1A 1AA', description: `${SHIP} (required).` })
   postal_or_zip_code?: string;
 
   @Matches(/^[A-Za-z]{2}$/, { message: 'country_code must be a two-letter country code' })
