@@ -264,6 +264,22 @@ describe('website forms that become members (issue 14)', () => {
       expect(t.smtp.to(email)).toHaveLength(1);
     });
 
+    it('forgets what the person typed, in the submission and the inbox’s raw copy, when their account is erased', async () => {
+      const email = `erased-${n}@example.com`;
+      const body = JSON.stringify(submission(email, { Phone: '+447700900321' }));
+      const id = (JSON.parse(body) as { payload: { id: string } }).payload.id;
+      await deliver(body).expect(200);
+      await t.drain();
+      const [member] = await usersWith(email);
+      await api(t.app).as(admin.token).delete(`/admin/users/${member.id}`).send({}).expect(204);
+      const [event] = await inbox(`${site}:${id}`);
+      const [stored] = await t.db.query(`SELECT payload FROM cms_submissions WHERE submission_id = $1`, [id]);
+      const kept = JSON.stringify([event, stored]);
+      for (const typed of [email, '+447700900321', 'Taylor']) expect(kept).not.toContain(typed);
+      // Sent again, it is still known: no new member.
+      expect((await deliver(body).expect(200)).body).toEqual({ received: true, duplicate: true });
+    });
+
     it('refuses a submission holding a NUL character (400) and stores nothing', async () => {
       const email = `nul-live-${n}@example.com`;
       const body = JSON.stringify(submission(email, { 'First Name': 'Sam\u0000' }));

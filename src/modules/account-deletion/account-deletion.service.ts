@@ -10,6 +10,7 @@ import { EntryVoidsService } from '#app/modules/raffles/entries/entry-voids.serv
 import { LimitHoldsService } from '#app/modules/responsible-play/limit-holds.service.js';
 import { ReferralsService } from '#app/modules/rewards/referrals.service.js';
 import { SubscriptionChangesService } from '#app/modules/subscriptions/subscription-changes.service.js';
+import { CmsErasureService } from '#app/modules/cms/cms-erasure.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { SignupHooks } from '#app/modules/users/ports/signup-hooks.port.js';
@@ -37,6 +38,7 @@ export class AccountDeletionService {
     private readonly entryVoids: EntryVoidsService,
     private readonly activity: ActivityLogService,
     private readonly tx: TransactionRunner,
+    private readonly forms: CmsErasureService,
   ) {}
 
   /** `DELETE /users/me`: the caller proves its password again (when it has one), then is erased. */
@@ -122,6 +124,8 @@ export class AccountDeletionService {
         });
       const memberships = await this.subscriptions.endAllOf(userId, actor, 'account_deleted', meta);
       const referrals = await this.referrals.accountDeleted(userId);
+      // What the person typed into website forms (name, phone, address), in our record and the inbox's copy.
+      await this.forms.accountErased(userId);
       // Nobody could tell an erased account it won, nor could it sign in to claim: it leaves every draw
       // whose ticket list is not published yet (a published one never changes: DECISIONS). Last, but for
       // the activity row that travels with the COMMIT: the void holds the raffles' rows, the counters every

@@ -7,9 +7,7 @@ import { PaymentHooks } from '#app/modules/payments/hooks/payment-hooks.js';
 import { InboxService } from '#app/modules/payments/inbox.service.js';
 import { type CmsWebhookReceivedDto, ReplaySubmissionDto } from './dto/cms.dto.js';
 import { CmsSubmissionsService } from './cms-submissions.service.js';
-import { verifySubmissionSignature } from './cms.rules.js';
-
-const PROVIDER = 'cms';
+import { CMS_PROVIDER, inboxKey, verifySubmissionSignature } from './cms.rules.js';
 
 const header = (headers: Record<string, string | string[] | undefined>, name: string): string | undefined => {
   const value = headers[name];
@@ -31,7 +29,7 @@ export class CmsWebhookService implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.hooks.processInbound(PROVIDER, (payload) => this.processStored(payload));
+    this.hooks.processInbound(CMS_PROVIDER, (payload) => this.processStored(payload));
   }
 
   async receive(
@@ -49,8 +47,8 @@ export class CmsWebhookService implements OnModuleInit {
       throw AppException.unauthenticated('The notification could not be authenticated.');
     const event = await this.parse(rawBody.toString('utf8'));
     return this.inbox.receive({
-      provider: PROVIDER,
-      key: `${event.payload.siteId ?? ''}:${event.payload.id}`,
+      provider: CMS_PROVIDER,
+      key: inboxKey(event.payload.siteId ?? '', event.payload.id),
       type: event.triggerType ?? 'form_submission',
       siteId: event.payload.siteId ?? null,
       payload: event as unknown as Record<string, unknown>,

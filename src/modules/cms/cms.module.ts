@@ -10,6 +10,7 @@ import { AdminCmsController } from './admin-cms.controller.js';
 import { CmsSubmissionsService } from './cms-submissions.service.js';
 import { CmsWebhookService } from './cms-webhook.service.js';
 import { CmsController } from './cms.controller.js';
+import { CmsErasureService } from './cms-erasure.service.js';
 import { CmsRepository } from './cms.repository.js';
 import { CmsSubmission } from './entities/cms-submission.entity.js';
 
@@ -28,6 +29,7 @@ import { CmsSubmission } from './entities/cms-submission.entity.js';
     SitesModule,
   ],
   controllers: [CmsController, AdminCmsController],
-  providers: [CmsRepository, CmsSubmissionsService, CmsWebhookService],
+  providers: [CmsRepository, CmsSubmissionsService, CmsWebhookService, CmsErasureService],
+  exports: [CmsErasureService],
 })
 export class CmsModule {}

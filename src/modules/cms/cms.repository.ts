@@ -29,6 +29,19 @@ export class CmsRepository {
     return this.tx.repo(CmsSubmission).findOne({ where: { site_id: siteId, submission_id: submissionId } });
   }
 
+  /**
+   * Erasure: the fields of the user's submissions (`payload.data`) are emptied; each keeps its id, so a resend is
+   * still recognised. Answers the submissions' site and id (their keys in the webhook inbox).
+   */
+  async forgetFieldsOf(userId: string): Promise<Array<{ site_id: string; submission_id: string }>> {
+    return this.tx.query<{ site_id: string; submission_id: string }>(
+      `UPDATE cms_submissions SET payload = jsonb_set(payload, '{payload,data}', '{}'::jsonb, false)
+        WHERE user_id = $1
+        RETURNING site_id, submission_id`,
+      [userId],
+    );
+  }
+
   async record(
     id: string,
     changes: Pick<CmsSubmission, 'user_id' | 'user_created' | 'actions'>,

@@ -153,3 +153,11 @@ export function verifySubmissionSignature(input: {
   const expected = Buffer.from(signSubmission(secret, timestamp, rawBody), 'hex');
   return sameBytes(Buffer.from(signature, 'hex'), expected);
 }
+
+/** The webhook inbox's provider name for website forms. */
+export const CMS_PROVIDER = 'cms';
+
+/** A form submission's key in the webhook inbox: once per site and submission id. */
+export function inboxKey(siteId: string, submissionId: string): string {
+  return `${siteId}:${submissionId}`;
+}

@@ -6,6 +6,7 @@ import type { JobMap } from '#app/infra/jobs/job.types.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { siteLinkBase } from '#app/modules/sites/sites.rules.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
+import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { MailerDelivery } from './mailer-delivery.js';
 import { bccFor, mailRouteOf, mailVariables, receiptOnly, senderOf } from './mail.rules.js';
@@ -47,6 +48,7 @@ export class MailService implements OnModuleInit {
     private readonly mailer: MailerDelivery,
     private readonly activity: ActivityLogService,
     private readonly config: AppConfig,
+    private readonly accounts: AccountsService,
   ) {}
 
   onModuleInit(): void {
@@ -91,6 +93,14 @@ export class MailService implements OnModuleInit {
     data: MailJob,
     meta: JobMeta = { id: 'direct', retryCount: 0, retryLimit: 0 },
   ): Promise<void> {
+    // Queued before its account was erased: the address is no longer the account's to write to.
+    if (data.user_id && !(await this.accounts.contactsOf([data.user_id])).has(data.user_id)) {
+      this.logger.log(
+        { kind: data.kind, site_id: data.site_id, job_id: meta.id },
+        'mail to an erased account dropped',
+      );
+      return;
+    }
     try {
       const messageId = await this.dispatch(data);
       this.logger.log({ kind: data.kind, site_id: data.site_id, message_id: messageId }, 'mail sent');

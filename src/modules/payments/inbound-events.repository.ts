@@ -31,6 +31,16 @@ export class InboundEventsRepository {
     return inserted[0]?.id ?? null;
   }
 
+  /** Empties one object inside the stored payloads of a provider's events (erasure), in the ambient transaction. */
+  async emptyPayloadPath(provider: string, keys: string[], path: readonly string[]): Promise<void> {
+    if (!keys.length) return;
+    await this.tx.query(
+      `UPDATE inbound_events SET payload = jsonb_set(payload, $3::text[], '{}'::jsonb, false)
+        WHERE provider = $1 AND event_key = ANY($2::text[])`,
+      [provider, keys, path],
+    );
+  }
+
   findById(id: string, manager?: EntityManager): Promise<InboundEvent | null> {
     return (manager ?? this.tx.manager).getRepository(InboundEvent).findOne({ where: { id } });
   }

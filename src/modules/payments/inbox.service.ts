@@ -76,6 +76,14 @@ export class InboxService {
     });
   }
 
+  /**
+   * Erasure: what a provider's stored events hold at `path` (a form's fields) is emptied, for the events named by
+   * their keys; the rest of each event (its key, type, status) stays, so a redelivery is still known.
+   */
+  forgetPayloadPath(provider: string, keys: string[], path: readonly string[]): Promise<void> {
+    return this.inbox.emptyPayloadPath(provider, keys, path);
+  }
+
   async replay(caller: AuthUser, id: string): Promise<InboundEventDto> {
     const event = await this.inbox.findById(id);
     if (!event || (caller.role !== 'superadmin' && event.site_id !== caller.siteId))

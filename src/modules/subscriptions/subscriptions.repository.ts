@@ -82,11 +82,14 @@ export class SubscriptionsRepository {
     return rows[0] ?? null;
   }
 
-  /** The user's memberships that are not over, locked (account deletion ends them all). */
+  /**
+   * The user's memberships that are not over, locked (account deletion ends them all). A start given up unpaid
+   * (`incomplete_expired`) is one: its checkout can still be paid late, and that payment would start it.
+   */
   lockLiveOf(userId: string): Promise<SubscriptionRow[]> {
     return this.tx.manager.query<SubscriptionRow[]>(
       `${SELECT_ROW} WHERE s.user_id = $1
-         AND s.status NOT IN ('cancelled', 'expired', 'incomplete_expired')
+         AND s.status NOT IN ('cancelled', 'expired')
        ORDER BY s.created_at FOR UPDATE OF s`,
       [userId],
     );

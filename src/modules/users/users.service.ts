@@ -40,6 +40,9 @@ export class UsersService {
     if (isRoleChangeAttempt(body, caller.role))
       throw AppException.forbidden('You cannot change your own role.');
     await this.tx.run(async (manager) => {
+      // The member's row first, then read live: an erasure committed meanwhile is seen (404), and one that
+      // comes after waits for this and clears what it wrote.
+      await this.users.lockForSessionEnd(caller.id, manager);
       const user = await this.users.findById(caller.id, manager);
       if (!user) throw AppException.notFound('User');
       const changes: Partial<User> = {};
