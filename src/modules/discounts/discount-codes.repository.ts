@@ -47,6 +47,17 @@ export class DiscountCodesRepository {
       .findOneBy({ id, deleted_at: IsNull(), ...(siteId ? { site_id: siteId } : {}) });
   }
 
+  /**
+   * `findLive`, the row locked until the caller's transaction ends: two edits of one code take turns (each
+   * replaces the code's tags by a delete and an insert, which two at once collided on, or merged).
+   */
+  lockLive(id: string, siteId: string, manager: EntityManager): Promise<DiscountCode | null> {
+    return manager.getRepository(DiscountCode).findOne({
+      where: { id, deleted_at: IsNull(), site_id: siteId },
+      lock: { mode: 'pessimistic_write' },
+    });
+  }
+
   async update(id: string, changes: Partial<DiscountCode>, manager: EntityManager): Promise<void> {
     if (Object.keys(changes).length) await manager.getRepository(DiscountCode).update({ id }, changes);
   }

@@ -88,7 +88,7 @@ export class DiscountCodesService {
   ): Promise<DiscountCodeDto> {
     refuseNulls(body);
     const updated = await this.tx.run(async (manager) => {
-      const code = await this.codes.findLive(id, siteId, manager);
+      const code = await this.codes.lockLive(id, siteId, manager);
       if (!code) throw AppException.notFound('Discount code');
       if (code.is_bulk_code && SINGLE_CODE_ONLY.some((f) => body[f] !== undefined))
         throw AppException.unprocessable(
