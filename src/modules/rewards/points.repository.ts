@@ -49,7 +49,7 @@ export const DEBIT_FOR_CLAIM = `
  * A balance plus what was earned, stopping at the most a balance holds (`MAX_BALANCE`) rather than failing
  * the fulfilment that pays for it; the ledger keeps what was earned.
  */
-const SATURATING = (column: string): string =>
+export const SATURATING = (column: string): string =>
   `least(rewards_balances.${column}::bigint + EXCLUDED.${column}, ${MAX_BALANCE})::integer`;
 
 /** A payment's earn and the balance it moves, in one statement (see `earnOnceForPayment`). */
@@ -179,8 +179,8 @@ export class PointsRepository {
       `INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
        VALUES ($1, $2, $3, $4)
        ON CONFLICT (user_id) DO UPDATE
-          SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
-              lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
+          SET current_points = ${SATURATING('current_points')},
+              lifetime_earned = ${SATURATING('lifetime_earned')},
               updated_at = now()
        RETURNING current_points`,
       [row.userId, row.siteId, row.amount, row.lifetime],

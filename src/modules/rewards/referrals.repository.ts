@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { keepPlan } from '#app/infra/database/kept-plans.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
+import { SATURATING } from './points.repository.js';
 import type { Referral, ReferralStatus } from './entities/referral.entity.js';
 
 /**
@@ -21,9 +22,9 @@ const COMPLETE_PENDING = keepPlan(`
                                 referral_points_awarded, successful_referrals_count)
   SELECT ref.referrer_user_id, ref.site_id, $3, $3, $3, 1 FROM ref
   ON CONFLICT (user_id) DO UPDATE
-     SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
-         lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
-         referral_points_awarded = rewards_balances.referral_points_awarded + EXCLUDED.referral_points_awarded,
+     SET current_points = ${SATURATING('current_points')},
+         lifetime_earned = ${SATURATING('lifetime_earned')},
+         referral_points_awarded = ${SATURATING('referral_points_awarded')},
          successful_referrals_count = rewards_balances.successful_referrals_count + EXCLUDED.successful_referrals_count,
          updated_at = now()`);
 
@@ -120,9 +121,9 @@ export class ReferralsRepository {
                                      referral_signup_points_awarded, referral_signups_count)
        SELECT $2, $1, $6, $6, $6, CASE WHEN $5 = 'pending' THEN 1 ELSE 0 END FROM ref
        ON CONFLICT (user_id) DO UPDATE
-          SET current_points = rewards_balances.current_points + EXCLUDED.current_points,
-              lifetime_earned = rewards_balances.lifetime_earned + EXCLUDED.lifetime_earned,
-              referral_signup_points_awarded = rewards_balances.referral_signup_points_awarded + EXCLUDED.referral_signup_points_awarded,
+          SET current_points = ${SATURATING('current_points')},
+              lifetime_earned = ${SATURATING('lifetime_earned')},
+              referral_signup_points_awarded = ${SATURATING('referral_signup_points_awarded')},
               referral_signups_count = rewards_balances.referral_signups_count + EXCLUDED.referral_signups_count,
               updated_at = now()`,
       [r.siteId, r.referrerId, r.refereeId, r.code, r.status, r.points, r.cancelReason],
