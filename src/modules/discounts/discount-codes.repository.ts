@@ -49,13 +49,17 @@ export class DiscountCodesRepository {
 
   /**
    * `findLive`, the row locked until the caller's transaction ends: two edits of one code take turns (each
-   * replaces the code's tags by a delete and an insert, which two at once collided on, or merged).
+   * replaces the code's tags by a delete and an insert, which two at once collided on, or merged). `FOR NO KEY
+   * UPDATE`, the lock the edit's own UPDATE takes: a claim in flight (which holds the row `FOR KEY SHARE`
+   * through its foreign keys) does not hold an edit back, as it did not before.
    */
   lockLive(id: string, siteId: string, manager: EntityManager): Promise<DiscountCode | null> {
-    return manager.getRepository(DiscountCode).findOne({
-      where: { id, deleted_at: IsNull(), site_id: siteId },
-      lock: { mode: 'pessimistic_write' },
-    });
+    return manager
+      .getRepository(DiscountCode)
+      .createQueryBuilder('c')
+      .where('c.id = :id AND c.site_id = :siteId AND c.deleted_at IS NULL', { id, siteId })
+      .setLock('for_no_key_update')
+      .getOne();
   }
 
   async update(id: string, changes: Partial<DiscountCode>, manager: EntityManager): Promise<void> {
