@@ -80,6 +80,15 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       ])
     )[0].status;
 
+  /** How many refund jobs a payment has: a refund is queued once, never again. */
+  const refundJobsOf = async (paymentId: string): Promise<number> =>
+    (
+      await w.t.db.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
+        [paymentId],
+      )
+    )[0].n;
+
   async function callback(fulfilmentId: string, stage?: string): Promise<void> {
     expect(await w.fulfilment.sendCallback(fulfilmentId, stage)).toBe(200);
     await w.t.drain();
@@ -223,11 +232,7 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       await callback(fulfilmentId);
       expect((await adminOrder(w, id)).status_stage).toBe('cancelled');
       expect(await paymentStatus(paymentId)).toBe('refunded');
-      const refunds = await w.t.db.query<Array<{ n: number }>>(
-        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
-        [paymentId],
-      );
-      expect(refunds[0].n).toBe(1);
+      expect(await refundJobsOf(paymentId)).toBe(1);
     });
 
     it('keeps a cancellation read while an earlier re-read was still on its way: cancelled and refunded once', async () => {
@@ -265,11 +270,7 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       await w.t.drain();
       expect((await adminOrder(w, id)).status_stage).toBe('cancelled');
       expect(await paymentStatus(paymentId)).toBe('refunded');
-      const refunds = await w.t.db.query<Array<{ n: number }>>(
-        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
-        [paymentId],
-      );
-      expect(refunds[0].n).toBe(1);
+      expect(await refundJobsOf(paymentId)).toBe(1);
     });
 
     it.each([
@@ -321,11 +322,7 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
         0,
       );
       expect(await paymentStatus(paymentId)).toBe('refunded');
-      const refunds = await w.t.db.query<Array<{ n: number }>>(
-        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
-        [paymentId],
-      );
-      expect(refunds[0].n).toBe(0); // cancelling it refunds nothing twice
+      expect(await refundJobsOf(paymentId)).toBe(0); // cancelling it refunds nothing twice
     });
 
     /** The admin's whole refund of a merch order's payment. */
@@ -340,17 +337,13 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
     async function afterRefund(orderId: string, paymentId: string) {
       const o = await adminOrder(w, orderId);
       const made = w.fulfilment.created.filter((c) => c.merchantReference === orderId);
-      const refunds = await w.t.db.query<Array<{ n: number }>>(
-        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
-        [paymentId],
-      );
       return {
         stage: o.status_stage,
         tracked: o.fulfilment_order_id === (made[0]?.id ?? 'none'),
         refundNoted: typeof (o.metadata as Record<string, unknown>).refunded_whole_at === 'string',
         made: made.length,
         payment: await paymentStatus(paymentId),
-        refundJobs: refunds[0].n,
+        refundJobs: await refundJobsOf(paymentId),
       };
     }
 
@@ -545,11 +538,7 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
         fulfilment: o.fulfilment_order_id,
         payment: await paymentStatus(o.payment_id as string),
       }).toEqual({ stage: 'cancelled', fulfilment: made.id, payment: 'refunded' });
-      const refunds = await w.t.db.query<Array<{ n: number }>>(
-        `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
-        [o.payment_id],
-      );
-      expect(refunds[0].n).toBe(1);
+      expect(await refundJobsOf(o.payment_id as string)).toBe(1);
     });
 
     it('re-reads a callback that came before the order was known, once its id is', async () => {

@@ -9,6 +9,7 @@ import {
   buyerWithLimit,
   confirm,
   orderAsUser,
+  pauseFor,
   type PaymentsWorld,
   raffleOn,
   spentThisMonth,
@@ -191,10 +192,7 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
     const other = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 1 });
     const before = await makeUser(w.t, w.site); // another buyer's open checkout is not touched
     const theirs = await orderAsUser(w, before.token, raffle.item_id);
-    await api(w.t.app)
-      .as(buyer.token)
-      .put('/users/me/limits', { paused_until: new Date(Date.now() + 30 * 86_400_000).toISOString() })
-      .expect(200);
+    await pauseFor(w, buyer.token);
     w.fakes.gatewayOne.complete(open.checkout_id);
     w.fakes.gatewayOne.complete(theirs.checkout_id);
     const refused = await confirm(w, open.order_id).expect(422);
@@ -247,10 +245,7 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
         )
       )[0];
     expect((await status()).status).toBe('cancelled'); // abandoned; its checkout still payable at the gateway
-    await api(w.t.app)
-      .as(buyer.token)
-      .put('/users/me/limits', { paused_until: new Date(Date.now() + 30 * 86_400_000).toISOString() })
-      .expect(200);
+    await pauseFor(w, buyer.token);
     const late = w.fakes.gatewayTwo.orderFor(id)!;
     w.fakes.gatewayTwo.complete(late.id);
     expect(await w.fakes.gatewayTwo.deliverWebhook(late.id)).toBe(200);
@@ -270,10 +265,7 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
     try {
       const confirming = confirm(w, open.order_id).then((r) => r);
       await new Promise((r) => setTimeout(r, 250));
-      await api(w.t.app)
-        .as(buyer.token)
-        .put('/users/me/limits', { paused_until: new Date(Date.now() + 30 * 86_400_000).toISOString() })
-        .expect(200);
+      await pauseFor(w, buyer.token);
       const res = await confirming;
       expect({ status: res.status, code: res.body.error_code }).toEqual({ status: 422, code: 'SELF_PAUSED' });
     } finally {

@@ -16,7 +16,7 @@ import {
   withRoot,
 } from '../support/memberships';
 import { RENEWAL_BATCH, RenewalsJob } from '#app/modules/subscriptions/jobs/renewals.job.js';
-import { raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
+import { pauseFor, raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
 
 const DAY = 86_400_000;
 const onPostgres = !!process.env.TEST_DATABASE_URL;
@@ -204,10 +204,7 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
     it('does not start a membership whose checkout, opened before the member paused themselves, is paid during the pause', async () => {
       const member = await makeUser(w.t, w.site);
       const started = await subscribe(w, member, tier.id);
-      await api(w.t.app)
-        .as(member.token)
-        .put('/users/me/limits', { paused_until: new Date(Date.now() + 30 * DAY).toISOString() })
-        .expect(200);
+      await pauseFor(w, member.token);
       await payCheckout(w, started.checkout_id);
       const s = (await getSubscription(w, member.token, started.subscription.id).expect(200)).body;
       expect(s.is_active).toBe(false);
@@ -243,10 +240,7 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
         .as(member.token)
         .post('/subscriptions', { tier_id: '00000000-0000-4000-8000-000000000000' })
         .expect(404);
-      await api(w.t.app)
-        .as(member.token)
-        .put('/users/me/limits', { paused_until: new Date(Date.now() + 30 * DAY).toISOString() })
-        .expect(200);
+      await pauseFor(w, member.token);
       const res = await api(w.t.app)
         .as(member.token)
         .post('/subscriptions', { tier_id: tier.id })

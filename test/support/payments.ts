@@ -85,6 +85,14 @@ export async function buyerWithLimit(w: PaymentsWorld, limitCents: number): Prom
   return buyer;
 }
 
+/** The member pauses themselves for `days` (responsible play), as the member would. */
+export async function pauseFor(w: PaymentsWorld, token: string, days = 30): Promise<void> {
+  await api(w.t.app)
+    .as(token)
+    .put('/users/me/limits', { paused_until: new Date(Date.now() + days * 86_400_000).toISOString() })
+    .expect(200);
+}
+
 /** What the member's month counts against their spend limit, as `GET /users/me/limits` shows it. */
 export async function spentThisMonth(w: PaymentsWorld, token: string): Promise<number> {
   const limits = await api(w.t.app).as(token).get('/users/me/limits').expect(200);

@@ -133,25 +133,16 @@ export class MerchFulfilmentService {
    * refunded twice, and an admin is told to cancel it there (DESIGN §7 gives us no call to do so).
    */
   private async submitted(order: MerchOrder, remote: FulfilmentOrder, outcome: string): Promise<void> {
-    const target = stageOnSubmit(remote.stage);
-    await this.tx.run(async () => {
-      const metadata = await this.merch.moveOrderNoting(
-        order.id,
-        ['awaiting_payment'],
-        { ...recorded(remote), status_stage: target, fulfilment_order_id: remote.id },
-        { submitted_at: new Date().toISOString(), outcome },
+    const metadata = await this.move(
+      order,
+      { ...recorded(remote), status_stage: stageOnSubmit(remote.stage), fulfilment_order_id: remote.id },
+      { submitted_at: new Date().toISOString(), outcome },
+    );
+    if (metadata?.refunded_whole_at)
+      this.logger.warn(
+        { merch_order_id: order.id, fulfilment_order_id: remote.id },
+        'merch order refunded whole while it was being sent: the provider holds it; cancel it there if it should not ship',
       );
-      if (!metadata) return;
-      if (metadata.refunded_whole_at) {
-        this.logger.warn(
-          { merch_order_id: order.id, fulfilment_order_id: remote.id },
-          'merch order refunded whole while it was being sent: the provider holds it; cancel it there if it should not ship',
-        );
-        return;
-      }
-      if (refundsOn(target) && order.payment_id)
-        await this.orders.queueRefund(order.payment_id, order.amount_cents, `Merch order ${target}`);
-    });
   }
 
   /**
@@ -175,16 +166,7 @@ export class MerchFulfilmentService {
     });
     if (then === 'fail') {
       this.logger.warn({ merch_order_id: order.id, err: error.message }, 'fulfilment refused the order');
-      await this.tx.run(async () => {
-        const metadata = await this.merch.moveOrderNoting(
-          order.id,
-          ['awaiting_payment'],
-          { status_stage: 'failed', status_details: { error: error.message } },
-          {},
-        );
-        if (metadata && !metadata.refunded_whole_at && order.payment_id)
-          await this.orders.queueRefund(order.payment_id, order.amount_cents, 'Merch order failed');
-      });
+      await this.move(order, { status_stage: 'failed', status_details: { error: error.message } });
       return;
     }
     const lost = { answer_lost_at: new Date().toISOString() };
@@ -246,17 +228,22 @@ export class MerchFulfilmentService {
   }
 
   /**
-   * Moves an order from the stage it was read in (and records what the provider said); refunds once when it
-   * ends cancelled or failed. False when the order had moved meanwhile: nothing was written.
+   * Moves an order from the stage it was read in (and records what the provider said, `patch` merged into its
+   * metadata); refunds once when it ends cancelled or failed, unless its payment was refunded whole meanwhile
+   * (read from the row as written, so a note added during a call counts). Answers the metadata as written, or
+   * null when the order had moved meanwhile: nothing was written.
    */
-  private async move(order: MerchOrder, changes: Partial<MerchOrder>): Promise<boolean> {
+  private async move(
+    order: MerchOrder,
+    changes: Partial<MerchOrder>,
+    patch: Record<string, unknown> = {},
+  ): Promise<Record<string, unknown> | null> {
     return this.tx.run(async () => {
-      const moved = await this.merch.moveOrder(order.id, [order.status_stage], changes);
+      const metadata = await this.merch.moveOrderNoting(order.id, [order.status_stage], changes, patch);
       const target = changes.status_stage;
-      // An order whose payment was refunded whole while it was being sent has nothing left to give back.
-      if (moved && target && refundsOn(target) && order.payment_id && !order.metadata.refunded_whole_at)
+      if (metadata && target && refundsOn(target) && order.payment_id && !metadata.refunded_whole_at)
         await this.orders.queueRefund(order.payment_id, order.amount_cents, `Merch order ${target}`);
-      return moved;
+      return metadata;
     });
   }
 }

@@ -13,6 +13,9 @@ export type NewItem = Omit<
   'id' | 'created_at' | 'updated_at' | 'merch_order_id' | 'position'
 >;
 
+/** An order not yet at the provider: awaiting payment (or its sending), with no provider id. */
+const UNSENT = `id = :id AND status_stage = 'awaiting_payment' AND fulfilment_order_id IS NULL`;
+
 /** Every merch query (products, orders, their items), through the ambient transaction when there is one. */
 @Injectable()
 export class MerchRepository {
@@ -136,7 +139,7 @@ export class MerchRepository {
       .createQueryBuilder()
       .update()
       .set({ metadata: () => `metadata - 'sending_at'` })
-      .where(`id = :id AND status_stage = 'awaiting_payment' AND fulfilment_order_id IS NULL`, { id })
+      .where(UNSENT, { id })
       .execute();
   }
 
@@ -154,7 +157,7 @@ export class MerchRepository {
       .createQueryBuilder()
       .update()
       .set({ status_stage: 'cancelled', status_details: details } as QueryDeepPartialEntity<MerchOrder>)
-      .where(`id = :id AND status_stage = 'awaiting_payment' AND fulfilment_order_id IS NULL`, { id })
+      .where(UNSENT, { id })
       .andWhere(`metadata->>'sending_at' IS NULL`)
       .execute();
     return (result.affected ?? 0) > 0;
@@ -168,7 +171,7 @@ export class MerchRepository {
       .createQueryBuilder()
       .update()
       .set({ metadata: () => 'metadata || CAST(:patch AS jsonb)' })
-      .where(`id = :id AND status_stage = 'awaiting_payment' AND fulfilment_order_id IS NULL`, { id })
+      .where(UNSENT, { id })
       .setParameter('patch', JSON.stringify(patch))
       .returning(['metadata'])
       .execute();
