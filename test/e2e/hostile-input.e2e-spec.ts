@@ -213,6 +213,11 @@ describe('private hosts in a site’s settings (production)', () => {
     ['frontend_url', 'http://169.254.169.254/latest/meta-data/'],
     ['frontend_url', 'http://10.0.0.5/'],
     ['frontend_url', 'http://[::1]:8080/'],
+    // IPv4-mapped, which a URL's host reads as `::ffff:a9fe:a9fe`: the dotted spelling alone was checked.
+    ['frontend_url', 'http://[::ffff:169.254.169.254]/latest/meta-data/'],
+    ['frontend_url', 'http://[::ffff:127.0.0.1]:8080/'],
+    ['frontend_url', 'http://[::ffff:10.0.0.5]/'],
+    ['smtp_host', '::ffff:a9fe:a9fe'],
   ])('refuses %s %s', async (field, value) => {
     const res = await api(t.app)
       .as(admin.token)
@@ -230,6 +235,11 @@ describe('private hosts in a site’s settings (production)', () => {
         frontend_url: 'https://203.0.113.10/',
         smtp_host: '10.0.0.7',
       })
+      .expect(200);
+    // An IPv6 SMTP host is named without brackets, and a public one is let through.
+    await api(t.app)
+      .as(admin.token)
+      .put(`/admin/site-configs/${site}`, { smtp_host: '2001:4860:4860::8888' })
       .expect(200);
   });
 });

@@ -126,6 +126,33 @@ describe('site configurations', () => {
       });
     });
 
+    it('a site named before it existed applies its own rules as soon as it is created', async () => {
+      const siteId = `fresh-${uid()}`;
+      const register = (ip: string) =>
+        api(t.app)
+          .from(ip)
+          .post('/auth/register', {
+            email: `early-${uid()}@example.com`,
+            password: 'rate-Limit-pass-88',
+            site_id: siteId,
+            data_processing_consent: true,
+            age_confirmed: true,
+          });
+      // A front end names the site before it exists: 404, and the rate limiter looked its rules up.
+      expect((await register('198.51.100.40')).status).toBe(404);
+      await api(t.app)
+        .as(root.token)
+        .post('/admin/site-configs', {
+          site_id: siteId,
+          display_name: 'Fresh',
+          additional_settings: { rate_limits: { 'register-ip': 1 } },
+        })
+        .expect(201);
+      // The site's own limit (one registration a minute per address), not the default five.
+      const statuses = [(await register('198.51.100.41')).status, (await register('198.51.100.41')).status];
+      expect(statuses).toEqual([201, 429]);
+    });
+
     it('refuses a site_id that exists with 409 SITE_EXISTS', async () => {
       const existing = await makeSite(t);
       const res = await api(t.app)
@@ -151,7 +178,8 @@ describe('site configurations', () => {
           site_id: siteId,
           display_name: 'd'.repeat(200),
           smtp_port: 65535,
-          smtp_host: 'h'.repeat(255),
+          // The longest DNS name: 253 characters in labels of at most 63.
+          smtp_host: `${'h'.repeat(63)}.${'h'.repeat(63)}.${'h'.repeat(63)}.${'h'.repeat(61)}`,
           mailer_master_template_id: '9'.repeat(100),
           smtp_password: 'p'.repeat(500),
           email_provider: 'log',
@@ -172,6 +200,16 @@ describe('site configurations', () => {
       ['a site_id of 64 characters', { site_id: 'a'.repeat(64), display_name: 'X' }, 'site_id'],
       ['a site_id that is a number', { site_id: 12, display_name: 'X' }, 'site_id'],
       ['an empty display_name', { site_id: 'ok-1', display_name: '' }, 'display_name'],
+      ['a blank display_name', { site_id: 'ok-1', display_name: '   ' }, 'display_name'],
+      // The usual slips in an SMTP host: saved, each would fail every e-mail of the site later.
+      ['an smtp_host that is a URL', { smtp_host: 'https://smtp.example.com' }, 'smtp_host'],
+      ['an smtp_host with its port', { smtp_host: 'smtp.example.com:587' }, 'smtp_host'],
+      ['an smtp_host with a space', { smtp_host: 'smtp example.com' }, 'smtp_host'],
+      [
+        'an smtp_host of 254 characters',
+        { smtp_host: `${'h'.repeat(63)}.`.repeat(3) + 'h'.repeat(62) },
+        'smtp_host',
+      ],
       [
         'a display_name of 201 characters',
         { site_id: 'ok-1', display_name: 'd'.repeat(201) },
@@ -415,6 +453,8 @@ describe('site configurations', () => {
       await api(t.app).as(admin.token).put(site, { site_id: siteId }).expect(400);
       await api(t.app).as(admin.token).put(site, { display_name: null }).expect(400);
       await api(t.app).as(admin.token).put(site, { display_name: '' }).expect(400);
+      await api(t.app).as(admin.token).put(site, { display_name: '  ' }).expect(400);
+      await api(t.app).as(admin.token).put(site, { smtp_host: 'smtp.example.com:587' }).expect(400);
       await api(t.app).as(admin.token).put(site, { smtp_port: 70000 }).expect(400);
       const res = await api(t.app).as(admin.token).put(site, { smtp_host: null }).expect(422);
       expect(res.body.code).toBe('MAIL_SETTINGS_INCOMPLETE');

@@ -2461,7 +2461,10 @@ export interface components {
        * @example Example Prizes
        */
       smtp_from_name?: string | null;
-      /** @example smtp.example.com */
+      /**
+       * @description A host name or IP address; the port goes in `smtp_port`.
+       * @example smtp.example.com
+       */
       smtp_host?: string | null;
       /**
        * @description Secret: stored encrypted, answered as "****" plus its last four characters. On update: omit it (or send back the masked value) to keep it, `null` to clear it.
@@ -4666,7 +4669,10 @@ export interface components {
        * @example Example Prizes
        */
       smtp_from_name?: string | null;
-      /** @example smtp.example.com */
+      /**
+       * @description A host name or IP address; the port goes in `smtp_port`.
+       * @example smtp.example.com
+       */
       smtp_host?: string | null;
       /**
        * @description Secret: stored encrypted, answered as "****" plus its last four characters. On update: omit it (or send back the masked value) to keep it, `null` to clear it.

@@ -25,6 +25,7 @@ import {
   isURL,
 } from 'class-validator';
 import { EMAIL_MAX_LENGTH } from '#app/common/column-limits.js';
+import { HOST_NAME_MAX, isHostName } from '#app/common/net/host-policy.rules.js';
 import { emailProblem } from './email.rules.js';
 
 /**
@@ -193,6 +194,23 @@ export function OneLine(): PropertyDecorator {
 /** `Str` for names: one line (see `OneLine`). */
 export function Line(o: Common & { min?: number; max?: number } = {}): PropertyDecorator {
   return applyDecorators(Str(o), OneLine());
+}
+
+/** A host to connect to by name or address (`isHostName`): not a URL, not `host:port`. */
+export function HostName(o: Common = {}): PropertyDecorator {
+  return applyDecorators(
+    presence(o),
+    IsString(),
+    ValidateBy({
+      name: 'hostName',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || isHostName(value),
+        defaultMessage: () =>
+          '$property must be a host name or an IP address (no scheme, port, path or spaces)',
+      },
+    }),
+    doc(o, { type: String, maxLength: HOST_NAME_MAX }),
+  );
 }
 
 const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require_tld: false };

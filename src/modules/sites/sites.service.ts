@@ -39,8 +39,17 @@ export class SitesService {
     return (await this.hotFacts(siteId))?.integrations ?? { contacts: false, analytics: false };
   }
 
+  /**
+   * "No such site" is never kept: a site may be created on another instance a moment later (or on this one,
+   * right after a request named its id), and a kept null would hide its rules, limits and provider keys from
+   * this instance for the copy's lifetime.
+   */
   private hotFacts(siteId: string): Promise<SiteHotFacts | null> {
-    return this.settingsCache.get(siteId, () => this.sites.settingsOf(siteId));
+    return this.settingsCache.get(
+      siteId,
+      () => this.sites.settingsOf(siteId),
+      (facts) => facts !== null,
+    );
   }
 
   /** A site's settings changed: this instance forgets its copy once the change has committed. */

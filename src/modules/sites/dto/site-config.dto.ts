@@ -2,7 +2,7 @@ import { IntersectionType } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
 import { RATE_LIMIT_RULE_NAMES, SITE_LIMIT_MAX } from '#app/common/rate-limit/rate-limit.rules.js';
-import { Email, Int, Line, OneLine, Str } from '#app/common/validation/fields.js';
+import { Email, HostName, Int, Line, OneLine, Str } from '#app/common/validation/fields.js';
 import { EMAIL_PROVIDERS, SITE_ID_PATTERN } from '../sites.rules.js';
 import { BoundedSettings, Domain, HttpUrl, OneOf, PresentObj, PresentStr } from './site-fields.js';
 
@@ -75,7 +75,12 @@ export class SiteSettingsDto {
   @tpl('cms_new_user', true) mailer_generic_cms_new_user_template_id?: string | null;
   @tpl('welcome', true) mailer_generic_welcome_template_id?: string | null;
 
-  @Str({ max: 255, nullable: true, example: 'smtp.example.com' }) smtp_host?: string | null;
+  @HostName({
+    nullable: true,
+    example: 'smtp.example.com',
+    description: 'A host name or IP address; the port goes in `smtp_port`.',
+  })
+  smtp_host?: string | null;
   @Int({ min: 1, max: 65535, nullable: true, example: 587, description: '587 when unset; 465 means TLS.' })
   smtp_port?: number | null;
   @Str({ max: 255, nullable: true, example: 'mailer@example.com' }) smtp_username?: string | null;
@@ -98,12 +103,14 @@ class SiteIdentityDto {
   site_id!: string;
 
   @Line({ required: true, min: 1, max: 200, example: 'Example Prizes' })
+  @Matches(/\S/, { message: 'display_name must not be blank' })
   display_name!: string;
 }
 
 class SiteNameDto {
   @OneLine()
   @PresentStr({ max: 200, example: 'Example Prizes' })
+  @Matches(/\S/, { message: 'display_name must not be blank' })
   display_name?: string;
 }
 
