@@ -1,3 +1,4 @@
+import { DECLINE_CODE } from '#app/infra/providers/gatewayone/fake/fake-gatewayone.js';
 import { api } from '../support/api';
 import { makeUser, uid, pointsOf as balanceOf } from '../support/factories';
 import { linkToken } from '../support/smtp-sink';
@@ -293,6 +294,40 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     expect(earns).toHaveLength(1);
     const purchaseMails = w.t.smtp.to(buyer.email).filter((m) => m.subject.startsWith('Your 3 tickets'));
     expect(purchaseMails).toHaveLength(1);
+  });
+
+  it('settles by reconciliation a checkout declined and then paid with another card, its webhook lost', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 1 });
+    // The first card is declined, and the gateway's webhook says so: the payment is failed here.
+    w.fakes.gatewayOne.complete(order.checkout_id, DECLINE_CODE);
+    expect(await w.fakes.gatewayOne.deliverWebhook(order.checkout_id)).toBe(200);
+    await w.t.drain();
+    const row = async () => {
+      const [payment] = await w.t.db.query<Array<{ status: string; fulfilment: string | null }>>(
+        `SELECT status, fulfilment FROM payment_transactions WHERE id = $1`,
+        [order.order_id],
+      );
+      return payment;
+    };
+    expect(await row()).toEqual({ status: 'failed', fulfilment: null });
+    // Another card at the same checkout goes through; the browser is closed and the webhook never comes.
+    w.fakes.gatewayOne.complete(order.checkout_id);
+    await w.t.db.query(
+      `UPDATE payment_transactions SET created_at = now() - interval '10 minutes' WHERE id = $1`,
+      [order.order_id],
+    );
+    const superadmin = await makeUser(w.t, w.site, { role: 'superadmin' });
+    await api(w.t.app).as(superadmin.token).post('/admin/jobs/reconciliation/run').expect(200);
+    await w.t.drain();
+    expect(await row()).toEqual({ status: 'succeeded', fulfilment: 'entered' });
+    expect(
+      await w.t.db.query(`SELECT entries_count FROM raffle_entries WHERE payment_transaction_id = $1`, [
+        order.order_id,
+      ]),
+    ).toEqual([{ entries_count: 1 }]);
+    expect(w.t.smtp.to(buyer.email).filter((m) => m.subject.startsWith('Your 1 ticket'))).toHaveLength(1);
   });
 
   it('makes the account of a guest buyer and sends a password-set link that works', async () => {

@@ -624,4 +624,77 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
     ).toHaveLength(1);
     expect(await spent()).toBe(500);
   });
+
+  it('settles by reconciliation a checkout cancelled as abandoned and paid later, its webhook lost', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await buyerWithLimit(w, 500);
+    const id = (
+      await createOrder(buyer.token, {
+        item_id: raffle.item_id,
+        site_id: w.site,
+        amount: 2.5,
+        currency: 'GBP',
+        description: 'opened 25 h ago',
+      }).expect(200)
+    ).body.order_id as string;
+    await w.t.db.query(
+      `UPDATE payment_transactions SET created_at = now() - interval '25 hours' WHERE id = $1`,
+      [id],
+    );
+    const superadmin = await makeUser(w.t, w.site, { role: 'superadmin' });
+    const reconcile = async () => {
+      await api(w.t.app).as(superadmin.token).post('/admin/jobs/reconciliation/run').expect(200);
+      await w.t.drain();
+    };
+    const activity = () =>
+      w.t.db.query(
+        `SELECT description FROM activity_logs WHERE resource_id = $1 AND activity_type = 'payment_status'
+          ORDER BY created_at`,
+        [id],
+      );
+    await reconcile();
+    expect(await paymentRow(id)).toMatchObject({ status: 'cancelled', fulfilment: null });
+    // Asked again while the checkout is still open at the gateway: nothing changes, nothing is written.
+    await reconcile();
+    expect(await paymentRow(id)).toMatchObject({ status: 'cancelled', fulfilment: null });
+    expect(await activity()).toHaveLength(1);
+    // The buyer pays the old checkout after all, and the gateway's webhook is lost.
+    w.fakes.gatewayTwo.complete(w.fakes.gatewayTwo.orderFor(id)!.id);
+    await reconcile();
+    expect(await paymentRow(id)).toMatchObject({ status: 'succeeded', fulfilment: 'entered' });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM raffle_entries WHERE payment_transaction_id = $1`, [id]),
+    ).toHaveLength(1);
+    expect(await spentThisMonth(w, buyer.token)).toBe(250);
+    expect((await activity()).map((a: { description: string }) => a.description)).toEqual([
+      'Payment pending → cancelled (reconciliation: abandoned)',
+      'Payment cancelled → succeeded (reconciliation)',
+    ]);
+  });
+
+  it('stops watching a payment given up here a week after it was opened', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const id = (
+      await createOrder(buyer.token, {
+        item_id: raffle.item_id,
+        site_id: w.site,
+        amount: 2.5,
+        currency: 'GBP',
+        description: 'opened 8 days ago',
+      }).expect(200)
+    ).body.order_id as string;
+    await w.t.db.query(
+      `UPDATE payment_transactions SET status = 'cancelled', created_at = now() - interval '8 days' WHERE id = $1`,
+      [id],
+    );
+    w.fakes.gatewayTwo.complete(w.fakes.gatewayTwo.orderFor(id)!.id);
+    const superadmin = await makeUser(w.t, w.site, { role: 'superadmin' });
+    await api(w.t.app).as(superadmin.token).post('/admin/jobs/reconciliation/run').expect(200);
+    await w.t.drain();
+    const [row] = await w.t.db.query(`SELECT status, reconciled_at FROM payment_transactions WHERE id = $1`, [
+      id,
+    ]);
+    expect(row).toEqual({ status: 'cancelled', reconciled_at: null });
+  });
 });

@@ -9,6 +9,7 @@ import {
 } from './entities/payment-transaction.entity.js';
 import type { PaymentHead } from './hooks/payment-hooks.js';
 import { headColumns } from './payment-head.js';
+import { LATE_SUCCESS_WATCH_DAYS } from './payments.rules.js';
 
 /** A payment's head by id: every confirmation and report reads it first (its plan kept, `keepPlan`). */
 const HEAD_BY_ID = keepPlan(`SELECT ${headColumns('p')} FROM payment_transactions p WHERE p.id = $1`);
@@ -134,7 +135,8 @@ export class PaymentsRepository {
    * every one), else asked longer ago than its backoff: a quarter of its age when last asked, between 5
    * minutes and 6 hours. A young payment is asked again soon; checkouts abandoned days ago, which stay
    * open at a gateway that never expires them, are asked a few times a day and never crowd out the rest.
-   * Never asked first, then longest unasked.
+   * Never asked first, then longest unasked. Payments given up here (failed, cancelled) but not fulfilled are
+   * asked too for `LATE_SUCCESS_WATCH_DAYS` after they were opened: their checkout may still take the money.
    */
   async claimToReconcile(
     cutoff: Date,
@@ -144,7 +146,10 @@ export class PaymentsRepository {
     const [rows] = await this.tx.manager.query<[PaymentTransaction[], number]>(
       `UPDATE payment_transactions p SET reconciled_at = now()
          FROM (SELECT id FROM payment_transactions
-                WHERE status IN ('pending', 'review') AND created_at < $1
+                WHERE created_at < $1
+                  AND (status IN ('pending', 'review')
+                       OR status IN ('failed', 'cancelled') AND fulfilled_at IS NULL
+                          AND created_at > now() - make_interval(days => $4))
                   AND (reconciled_at IS NULL OR
                        CASE WHEN $2::timestamptz IS NULL
                             THEN reconciled_at + LEAST(interval '6 hours', GREATEST(interval '5 minutes',
@@ -155,7 +160,7 @@ export class PaymentsRepository {
                 FOR UPDATE SKIP LOCKED) due
         WHERE p.id = due.id
        RETURNING p.*`,
-      [cutoff, askedBefore, limit],
+      [cutoff, askedBefore, limit, LATE_SUCCESS_WATCH_DAYS],
     );
     return rows;
   }

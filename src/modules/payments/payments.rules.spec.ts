@@ -7,6 +7,7 @@ import {
   orderTooLarge,
   pausedWhenPaid,
   serviceKeysIn,
+  reconciliationMoves,
   recountsSpend,
   releasesSpend,
   reportNamesPayment,
@@ -91,5 +92,26 @@ describe('a client’s payment metadata (serviceKeysIn)', () => {
     ]);
     expect(serviceKeysIn({ basket: 'b-1' })).toEqual([]);
     expect(serviceKeysIn(undefined)).toEqual([]);
+  });
+});
+
+describe('reconciliationMoves', () => {
+  it('takes any answer about an open payment', () => {
+    for (const current of ['pending', 'review'] as const)
+      for (const outcome of ['succeeded', 'failed', 'cancelled', 'pending', 'review'] as const)
+        expect(reconciliationMoves(current, outcome)).toBe(true);
+  });
+
+  it('takes only a success about one given up here: the money taken after all', () => {
+    for (const current of ['failed', 'cancelled'] as const) {
+      expect(reconciliationMoves(current, 'succeeded')).toBe(true);
+      for (const outcome of ['failed', 'cancelled', 'pending', 'review'] as const)
+        expect(reconciliationMoves(current, outcome)).toBe(false);
+    }
+  });
+
+  it('takes nothing about a settled one', () => {
+    for (const current of ['succeeded', 'refunded', 'partially_refunded'] as const)
+      expect(reconciliationMoves(current, 'succeeded')).toBe(false);
   });
 });

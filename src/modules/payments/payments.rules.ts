@@ -79,6 +79,23 @@ export function isAbandoned(outcome: GatewayOutcome, openedAt: Date, now: Date):
   return outcome === 'pending' && now.getTime() - openedAt.getTime() >= ABANDONED_AFTER_MS;
 }
 
+/**
+ * How long after it was opened a payment given up here (declined, or cancelled as abandoned) is still asked
+ * about: its checkout may still take the money at the gateway (another card after a decline, a walked-away
+ * checkout paid days later), and a lost webhook would then leave the buyer charged with nothing entered.
+ */
+export const LATE_SUCCESS_WATCH_DAYS = 7;
+
+/**
+ * Whether reconciliation's answer about a payment can change it: any answer about an open one; about one
+ * given up (failed or cancelled) and not fulfilled, only a success (the money taken after all). Any other
+ * answer about it is already what the row says.
+ */
+export function reconciliationMoves(current: PaymentStatus, outcome: GatewayOutcome): boolean {
+  if (current === 'pending' || current === 'review') return true;
+  return (current === 'failed' || current === 'cancelled') && outcome === 'succeeded';
+}
+
 /** A failed or cancelled payment gives back what it had counted against the buyer's spend limit. */
 export function releasesSpend(before: PaymentStatus, after: PaymentStatus): boolean {
   const open = before === 'pending' || before === 'review';

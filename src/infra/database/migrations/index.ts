@@ -29,6 +29,7 @@ import { GatewayPaymentIndex1795700000000 } from './1795700000000-GatewayPayment
 import { SessionsValidFrom1795710000000 } from './1795710000000-SessionsValidFrom.js';
 import { LastFailedLogin1795720000000 } from './1795720000000-LastFailedLogin.js';
 import { DrawBeaconRound1795730000000 } from './1795730000000-DrawBeaconRound.js';
+import { LateSuccessWatch1795740000000 } from './1795740000000-LateSuccessWatch.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -63,4 +64,5 @@ export const MIGRATIONS = [
   SessionsValidFrom1795710000000,
   LastFailedLogin1795720000000,
   DrawBeaconRound1795730000000,
+  LateSuccessWatch1795740000000,
 ];

@@ -31,6 +31,10 @@ export type Fulfilment = 'entered' | 'refunded_unfillable' | 'recorded' | 'fulfi
 @Index('ix_payment_transactions_reconcile', ['reconciled_at', 'created_at'], {
   where: `status IN ('pending', 'review')`,
 })
+// Payments given up here that reconciliation still watches for a late success, by age (`claimToReconcile`).
+@Index('ix_payment_transactions_late_watch', ['created_at'], {
+  where: `status IN ('failed', 'cancelled') AND fulfilled_at IS NULL`,
+})
 @Index('ix_payment_transactions_refund_held', ['updated_at'], { where: 'refund_pending_cents > 0' })
 @Index('uq_payment_transactions_checkout', ['gateway', 'checkout_id'], {
   unique: true,

@@ -5,7 +5,7 @@ import { ProviderError } from '#app/infra/providers/provider-error.js';
 import { PaymentGateways } from '../payment-gateways.js';
 import { PaymentOutcomeService } from '../payment-outcome.service.js';
 import { PaymentsRepository } from '../payments.repository.js';
-import { isAbandoned } from '../payments.rules.js';
+import { isAbandoned, reconciliationMoves } from '../payments.rules.js';
 import { HeldRefundsService } from '../held-refunds.service.js';
 import type { PaymentTransaction } from '../entities/payment-transaction.entity.js';
 
@@ -22,7 +22,7 @@ const SCHEDULED_BATCHES = 10;
 
 /**
  * Polls the gateway for payments still open that no webhook or confirmation settled (a lost webhook, a
- * closed browser), and for refunds whose answer was lost: every five minutes, or now through
+ * closed browser), for those given up here that may have been paid since, and for refunds whose answer was lost: every five minutes, or now through
  * `POST /admin/jobs/reconciliation/run`.
  */
 @Injectable()
@@ -67,11 +67,13 @@ export class ReconcilePaymentsJob implements OnModuleInit {
 
   /**
    * Asks the gateway about one payment and applies its verdict, a checkout still open a day on as
-   * abandoned (`isAbandoned`); answers whether its status moved.
+   * abandoned (`isAbandoned`), a late success of one given up as any success; answers whether its status moved.
    */
   private async reconcile(payment: PaymentTransaction): Promise<boolean> {
     try {
       const verdict = await this.gateways.verdict(payment);
+      // A payment given up here is only watched for a late success: anything else changes nothing.
+      if (!reconciliationMoves(payment.status, verdict.outcome)) return false;
       const abandoned = isAbandoned(verdict.outcome, payment.created_at, new Date());
       const after = await this.outcomes.apply(payment.id, {
         outcome: abandoned ? 'cancelled' : verdict.outcome,
