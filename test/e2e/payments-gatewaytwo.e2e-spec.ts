@@ -441,7 +441,7 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
       `INSERT INTO payment_transactions
        SELECT (jsonb_populate_record(p, jsonb_build_object(
                  'id', c.id, 'checkout_id', c.checkout_id, 'refund_pending_cents', 100,
-                 'updated_at', now() - c.held_for::interval))).*
+                 'refund_reserved_at', now() - c.held_for::interval))).*
          FROM payment_transactions p,
               jsonb_to_recordset($2::jsonb) AS c(id uuid, checkout_id text, held_for text)
         WHERE p.id = $1`,

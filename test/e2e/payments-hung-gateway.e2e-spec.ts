@@ -157,7 +157,7 @@ describe('a gateway that never answers (issue 15, faults)', () => {
     expect((await refund()).status).toBe(422);
     // The reconciliation asks the gateway, which refunded nothing: the amount is free again.
     await w.t.db.query(
-      `UPDATE payment_transactions SET updated_at = now() - interval '3 minutes' WHERE id = $1`,
+      `UPDATE payment_transactions SET refund_reserved_at = now() - interval '3 minutes' WHERE id = $1`,
       [order.order_id],
     );
     const root = await makeUser(w.t, w.site, { role: 'superadmin' });

@@ -87,7 +87,7 @@ describe('a slow gateway (answers after the client gives up)', () => {
     /** The reconciliation job, once the held refund is old enough to be asked about. */
     const reconcileLater = async (orderId: string): Promise<void> => {
       await w.t.db.query(
-        `UPDATE payment_transactions SET updated_at = now() - interval '3 minutes' WHERE id = $1`,
+        `UPDATE payment_transactions SET refund_reserved_at = now() - interval '3 minutes' WHERE id = $1`,
         [orderId],
       );
       await api(w.t.app).as(root.token).post('/admin/jobs/reconciliation/run').expect(200);
@@ -135,6 +135,29 @@ describe('a slow gateway (answers after the client gives up)', () => {
       expect(await amountsOf(order.order_id)).toEqual({
         status: 'refunded',
         refunded_cents: 1000,
+        refund_pending_cents: 0,
+      });
+    });
+
+    it('settles a held refund two minutes on, whatever was said about the payment since', async () => {
+      const { order } = await paid();
+      w.fakes.gatewayOne.setLatency(1000);
+      try {
+        await refund(order.order_id, { amount_cents: 300, reason: 'Goodwill' }).expect(502);
+      } finally {
+        w.fakes.gatewayOne.setLatency(0);
+      }
+      // Reserved three minutes ago; the buyer's order page (endpoint 3 needs no token) confirms it again now.
+      await w.t.db.query(
+        `UPDATE payment_transactions SET refund_reserved_at = now() - interval '3 minutes',
+                                         updated_at = now() - interval '3 minutes' WHERE id = $1`,
+        [order.order_id],
+      );
+      await confirm(w, order.order_id).expect(200);
+      await api(w.t.app).as(root.token).post('/admin/jobs/reconciliation/run').expect(200);
+      expect(await amountsOf(order.order_id)).toEqual({
+        status: 'partially_refunded',
+        refunded_cents: 300,
         refund_pending_cents: 0,
       });
     });

@@ -113,7 +113,7 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
     expect(refundedAtGateway()).toBe(400);
     // The reconciliation asks the gateway and records the refund; the job's next try finds nothing left.
     await w.t.db.query(
-      `UPDATE payment_transactions SET updated_at = now() - interval '3 minutes'
+      `UPDATE payment_transactions SET refund_reserved_at = now() - interval '3 minutes'
         WHERE subscription_id = $1 AND refund_pending_cents > 0`,
       [id],
     );

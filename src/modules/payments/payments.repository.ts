@@ -22,6 +22,7 @@ export type NewPayment = Omit<
   | 'user'
   | 'refunded_cents'
   | 'refund_pending_cents'
+  | 'refund_reserved_at'
   | 'fulfilled_at'
   | 'fulfilment'
   | 'reconciled_at'

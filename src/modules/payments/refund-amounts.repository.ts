@@ -11,7 +11,8 @@ export class RefundAmountsRepository {
   /** Reserves a refund amount; false when it would pass what was paid and not yet refunded. */
   async reserveRefund(id: string, amount: number, manager: EntityManager): Promise<boolean> {
     const result = await manager.query<[unknown[], number]>(
-      `UPDATE payment_transactions SET refund_pending_cents = refund_pending_cents + $2, updated_at = now()
+      `UPDATE payment_transactions
+          SET refund_pending_cents = refund_pending_cents + $2, refund_reserved_at = now(), updated_at = now()
         WHERE id = $1 AND status IN ('succeeded', 'partially_refunded')
           AND refunded_cents + refund_pending_cents + $2 <= amount_cents
         RETURNING id`,
@@ -55,8 +56,10 @@ export class RefundAmountsRepository {
 
   /**
    * Payments with a refund reserved since before `olderThan` (held after a lost answer, or left by a stop),
-   * `limit` at a time in id order after `afterId`: one the gateway cannot settle stays as it was, so a run
-   * pages past it rather than meeting it again.
+   * by when the newest refund was reserved (`refund_reserved_at`), never by the row's last change (a confirmation
+   * or webhook about the payment meanwhile would put its settling off for ever); `limit` at a time in id order
+   * after `afterId`: one the gateway cannot settle stays as it was, so a run pages past it rather than meeting it
+   * again.
    */
   heldSince(
     olderThan: Date,
@@ -66,7 +69,7 @@ export class RefundAmountsRepository {
   ): Promise<PaymentTransaction[]> {
     return manager.query<PaymentTransaction[]>(
       `SELECT * FROM payment_transactions
-        WHERE refund_pending_cents > 0 AND updated_at < $1 AND ($3::uuid IS NULL OR id > $3::uuid)
+        WHERE refund_pending_cents > 0 AND refund_reserved_at < $1 AND ($3::uuid IS NULL OR id > $3::uuid)
         ORDER BY id LIMIT $2`,
       [olderThan, limit, afterId ?? null],
     );

@@ -30,6 +30,7 @@ import { SessionsValidFrom1795710000000 } from './1795710000000-SessionsValidFro
 import { LastFailedLogin1795720000000 } from './1795720000000-LastFailedLogin.js';
 import { DrawBeaconRound1795730000000 } from './1795730000000-DrawBeaconRound.js';
 import { LateSuccessWatch1795740000000 } from './1795740000000-LateSuccessWatch.js';
+import { RefundReservedAt1795750000000 } from './1795750000000-RefundReservedAt.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   LastFailedLogin1795720000000,
   DrawBeaconRound1795730000000,
   LateSuccessWatch1795740000000,
+  RefundReservedAt1795750000000,
 ];

@@ -35,7 +35,7 @@ export type Fulfilment = 'entered' | 'refunded_unfillable' | 'recorded' | 'fulfi
 @Index('ix_payment_transactions_late_watch', ['created_at'], {
   where: `status IN ('failed', 'cancelled') AND fulfilled_at IS NULL`,
 })
-@Index('ix_payment_transactions_refund_held', ['updated_at'], { where: 'refund_pending_cents > 0' })
+@Index('ix_payment_transactions_refund_held', ['refund_reserved_at'], { where: 'refund_pending_cents > 0' })
 @Index('uq_payment_transactions_checkout', ['gateway', 'checkout_id'], {
   unique: true,
   where: 'checkout_id IS NOT NULL',
@@ -58,6 +58,8 @@ export class PaymentTransaction extends TimestampedEntity {
   @Column({ type: 'integer', default: 0 }) refunded_cents!: number;
   /** Refunds sent to the gateway and not yet answered: reserved so two refunds cannot exceed the amount. */
   @Column({ type: 'integer', default: 0 }) refund_pending_cents!: number;
+  /** When the newest refund in `refund_pending_cents` was reserved: held refunds are asked about from there. */
+  @Column({ type: 'timestamptz', nullable: true }) refund_reserved_at!: Date | null;
   @Column({ type: 'varchar', length: 500, nullable: true }) description!: string | null;
   @Column({ type: 'varchar', length: 40, nullable: true }) payment_method!: string | null;
   @Column({ type: 'varchar', length: 20, default: 'pending' }) status!: PaymentStatus;
