@@ -355,6 +355,42 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     await api(w.t.app).post('/auth/login', { email, password, site_id: w.site }).expect(200);
   });
 
+  it('sends the password-set link with the first paid purchase of a guest whose first checkout failed', async () => {
+    const raffle = await raffleOn(w);
+    const email = `guest-${uid()}@example.com`;
+    const body = {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      customer_email: email,
+      user_exists: false,
+      quantity: 1,
+    };
+    // The first checkout cannot be opened (502, "try again"), but the account was made for it.
+    w.fakes.gatewayOne.goDown('unavailable');
+    try {
+      await api(w.t.app).post('/gatewayone/create-order', body).expect(502);
+    } finally {
+      w.fakes.gatewayOne.comeUp();
+    }
+    const res = await api(w.t.app).post('/gatewayone/create-order', body).expect(200);
+    w.fakes.gatewayOne.complete(res.body.checkout_id);
+    await confirm(w, res.body.order_id).expect(200);
+    await w.t.drain();
+    const mail = w.t.smtp.to(email).find((m) => m.subject.startsWith('Your 1 ticket'));
+    const token = linkToken(mail!, 'set-password');
+    const password = 'guest-Second-try-45';
+    await api(w.t.app).post('/auth/password-set/confirm', { token, password }).expect(200);
+    await api(w.t.app).post('/auth/login', { email, password, site_id: w.site }).expect(200);
+    // With a password set, the next guest purchase to that address is an existing member's: no link.
+    const next = await api(w.t.app).post('/gatewayone/create-order', body).expect(200);
+    w.fakes.gatewayOne.complete(next.body.checkout_id);
+    await confirm(w, next.body.order_id).expect(200);
+    await w.t.drain();
+    const purchases = w.t.smtp.to(email).filter((m) => m.subject.startsWith('Your 1 ticket'));
+    expect(purchases).toHaveLength(2);
+    expect(() => linkToken(purchases[1], 'set-password')).toThrow();
+  });
+
   it('answers 502 GATEWAY_UNAVAILABLE when the gateway is down, and keeps nothing open', async () => {
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);

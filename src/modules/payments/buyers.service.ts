@@ -10,8 +10,12 @@ import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 export interface Buyer {
   userId: string;
   email: string;
-  /** The account was made by this purchase (a guest). */
-  created: boolean;
+  /**
+   * The buyer has no way in yet: the account was made by this purchase (a guest), or earlier without a password
+   * that was never set since (an earlier guest checkout, even one that failed). Its purchase e-mail carries the
+   * link to choose one (`purchase_new`).
+   */
+  newAccount: boolean;
 }
 
 export interface BuyerClaim {
@@ -41,7 +45,7 @@ export class BuyersService {
       if (caller.siteId !== claim.siteId && caller.role !== 'superadmin')
         throw AppException.forbidden('You may not buy on another site.');
       if (claim.userIdHint && claim.userIdHint !== caller.id) throw mismatch();
-      return { userId: caller.id, email: caller.email, created: false };
+      return { userId: caller.id, email: caller.email, newAccount: false };
     }
     if (!claim.email)
       throw AppException.validation([
@@ -52,7 +56,8 @@ export class BuyersService {
     const existing = await this.accounts.findByEmail(claim.siteId, claim.email);
     if (existing) {
       if (claim.userIdHint && claim.userIdHint !== existing.id) throw mismatch();
-      return { userId: existing.id, email: existing.email, created: false };
+      const newAccount = await this.accounts.awaitsPassword(existing.id);
+      return { userId: existing.id, email: existing.email, newAccount };
     }
     if (claim.userIdHint) throw mismatch();
     const email = claim.email;
@@ -82,12 +87,12 @@ export class BuyersService {
         );
         return made;
       });
-      return { userId: user.id, email: user.email, created: true };
+      return { userId: user.id, email: user.email, newAccount: true };
     } catch (error) {
       // A parallel guest order for the same address made it first: buy for that account.
       if (error instanceof AppException && error.code === 'EMAIL_TAKEN') {
         const made = await this.accounts.findByEmail(claim.siteId, email);
-        if (made) return { userId: made.id, email: made.email, created: true };
+        if (made) return { userId: made.id, email: made.email, newAccount: true };
       }
       throw error;
     }

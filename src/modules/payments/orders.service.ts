@@ -117,7 +117,7 @@ export class OrdersService {
           purpose: priced.purpose,
           raffle_id: priced.raffleId,
           order_details: priced.details,
-          new_account: buyer.created,
+          new_account: buyer.newAccount,
           spend_month: reservation.month,
           ip_address: meta.ip,
           user_agent: meta.userAgent,

@@ -50,6 +50,11 @@ export class AccountsService implements AuthUserLookup {
     return this.users.findByEmail(siteId, email, manager);
   }
 
+  /** Whether a live user has never set a password (made by a guest purchase or a website form). */
+  awaitsPassword(userId: string): Promise<boolean> {
+    return this.users.awaitsPassword(userId);
+  }
+
   /** Writes profile fields (only those given). */
   updateProfile(userId: string, changes: Partial<UserProfile>, manager?: EntityManager): Promise<void> {
     return this.users.updateProfile(userId, changes, manager);

@@ -61,6 +61,15 @@ export class UsersRepository {
     });
   }
 
+  /** Whether a live user has never set a password (made by a guest purchase or a website form). */
+  async awaitsPassword(id: string, manager?: EntityManager): Promise<boolean> {
+    const rows = await (manager ?? this.tx.manager).query<Array<{ awaits: boolean }>>(
+      `SELECT password_hash IS NULL AS awaits FROM users WHERE id = $1 AND deleted_at IS NULL`,
+      [id],
+    );
+    return rows.length > 0 && rows[0].awaits;
+  }
+
   /** The row with its password hash, locked for the login attempt that reads it. */
   findForLogin(siteId: string, email: string, manager: EntityManager): Promise<User | null> {
     return manager
