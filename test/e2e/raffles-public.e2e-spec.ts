@@ -135,6 +135,39 @@ describe('raffles: public reads, endpoint 17 and the quote', () => {
       expect(inList(a.id)?.entries).toEqual(one.body.entries);
       expect(inList(b.id)?.entries).toHaveLength(3);
     });
+
+    it('each carries every field of the spec’s Raffle entry, raffle and user null (DESIGN §4)', async () => {
+      const raffle = await makePublished(t, admin.token, { allow_free_entries: true });
+      const entrant = await makeUser(t, site);
+      await api(t.app)
+        .as(entrant.token)
+        .post(`/raffles/${raffle.id}/entries`, { method: 'free', quantity: 1 })
+        .expect(201);
+      const spec = [
+        'id',
+        'raffle_id',
+        'user_id',
+        'site_id',
+        'ip_address',
+        'user_agent',
+        'created_at',
+        'entries_count',
+        'points_spent',
+        'raffle',
+        'user',
+      ].sort();
+      const one = await api(t.app).get(`/raffles/${raffle.id}`).expect(200);
+      const list = await api(t.app).get(`/raffles?site_id=${site}&limit=100`).expect(200);
+      const admins = await api(t.app).as(admin.token).get(`/admin/raffles?limit=100`).expect(200);
+      const nested = [one.body, ...list.body, ...admins.body]
+        .filter((r: { id: string }) => r.id === raffle.id)
+        .map((r: { entries: Array<Record<string, unknown>> }) => r.entries[0]);
+      expect(nested).toHaveLength(3);
+      for (const entry of nested) {
+        expect(Object.keys(entry).sort()).toEqual(spec);
+        expect(entry).toMatchObject({ raffle: null, user: null, user_id: entrant.user.id });
+      }
+    });
   });
 
   describe('can_join and is_active', () => {

@@ -3776,8 +3776,12 @@ export interface components {
       id: string;
       ip_address: string | null;
       points_spent: number;
+      /** @description Raffle: `null` (the one it is nested in). */
+      raffle: Record<string, never> | null;
       raffle_id: string;
       site_id: string;
+      /** @description User: `null` (not expanded). */
+      user: Record<string, never> | null;
       user_agent: string | null;
       user_id: string;
     };

@@ -37,7 +37,10 @@ export class MailerEmailParamsDto {
   @Prop(String, { nullable: true }) unsubscribe_preferences!: string | null;
 }
 
-/** Raffle entry, as nested in a raffle (spec: Raffle entry, without the back reference). */
+/**
+ * Raffle entry, as nested in a raffle: the spec's Raffle entry, its `raffle` and `user` present and null (the
+ * raffle is the one it is nested in; an entrant's User record is not the public's to read), as the winners'.
+ */
 export class RaffleEntryNestedDto {
   @Prop(String) id!: string;
   @Prop(String) raffle_id!: string;
@@ -48,6 +51,8 @@ export class RaffleEntryNestedDto {
   @Prop(String, { format: 'date-time' }) created_at!: string;
   @Prop('integer') entries_count!: number;
   @Prop('integer') points_spent!: number;
+  @Prop('object', { nullable: true, description: 'Raffle: `null` (the one it is nested in).' }) raffle!: null;
+  @Prop('object', { nullable: true, description: 'User: `null` (not expanded).' }) user!: null;
 }
 
 /**

@@ -46,6 +46,8 @@ export function toNestedEntryDto(e: RaffleEntry, audience: RaffleAudience): Raff
     created_at: e.created_at.toISOString(),
     entries_count: e.entries_count,
     points_spent: e.points_spent,
+    raffle: null,
+    user: null,
   };
 }
 
