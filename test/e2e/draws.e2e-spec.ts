@@ -711,6 +711,44 @@ describe('draws anyone can verify (issue 13)', () => {
       expect(res.body.errors).toEqual([expect.objectContaining({ field: 'instant_wins' })]);
     });
 
+    it('pages the public winners: draw winners in draw order, then instant wins, none skipped or repeated', async () => {
+      const { id } = await enteredRaffle();
+      await close(id);
+      await draw(id, { winners: 3 }).expect(201);
+      // Instant wins on tickets of the winning entries (as a sale would have made them), copied from the draw's.
+      await w.t.db.query(
+        `INSERT INTO raffle_winners (raffle_id, entry_id, user_id, site_id, giveaway, prize_description, ticket,
+                                     public_name, date_won)
+         SELECT w.raffle_id, w.entry_id, w.user_id, w.site_id, 'instant', 'A hoodie', t, w.public_name, now()
+           FROM raffle_winners w JOIN raffle_entries e ON e.id = w.entry_id,
+                generate_series(e.ticket_from, e.ticket_to) t
+          WHERE w.raffle_id = $1 AND w.giveaway = 'draw'`,
+        [id],
+      );
+      try {
+        const expected = (
+          await w.t.db.query<Array<{ id: string }>>(
+            `SELECT id FROM raffle_winners WHERE raffle_id = $1
+              ORDER BY giveaway, draw_index NULLS LAST, ticket`,
+            [id],
+          )
+        ).map((x) => x.id);
+        expect(expected.length).toBeGreaterThan(4);
+        const seen: string[] = [];
+        let url: string | undefined = `/raffles/${id}/winners?limit=2`;
+        while (url) {
+          const page = await api(w.t.app).get(url).expect(200);
+          seen.push(...(page.body as Array<{ id: string }>).map((x) => x.id));
+          const next = page.headers['x-next-cursor'] as string | undefined;
+          url = next ? `/raffles/${id}/winners?limit=2&cursor=${next}` : undefined;
+        }
+        expect(seen).toEqual(expected);
+        await api(w.t.app).get(`/raffles/${id}/winners?limit=0`).expect(400);
+      } finally {
+        await w.t.db.query(`DELETE FROM raffle_winners WHERE raffle_id = $1 AND giveaway = 'instant'`, [id]);
+      }
+    });
+
     it('answers 404 for another site’s raffle when a site is named, as the raffle itself does', async () => {
       const { id } = await enteredRaffle();
       await close(id);

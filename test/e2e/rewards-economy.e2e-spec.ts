@@ -301,6 +301,36 @@ describe('rewards economy (issue 12)', () => {
       });
     });
 
+    it('pages the referrals a member made like every list, never cutting them off', async () => {
+      const referrer = await makeUser(w.t, w.site);
+      const code = await codeOf(referrer);
+      const referees = [];
+      for (let i = 0; i < 5; i++) referees.push(await makeUser(w.t, w.site));
+      // Five referrals, three of them made in the same instant: pages must neither skip nor repeat one.
+      await w.t.db.query(
+        `INSERT INTO referrals (site_id, referrer_user_id, referee_user_id, referral_code, status, created_at)
+         SELECT $1, $2, r.id, $3, 'pending', CASE WHEN r.n <= 3 THEN timestamptz '2026-11-01T10:00:00Z'
+                                                  ELSE timestamptz '2026-11-01T10:00:00Z' + r.n * interval '1 minute' END
+           FROM unnest($4::uuid[]) WITH ORDINALITY AS r(id, n)`,
+        [w.site, referrer.user.id, code, referees.map((r) => r.user.id)],
+      );
+      const seen: string[] = [];
+      let url: string | undefined = '/rewards/referrals?limit=2';
+      while (url) {
+        const page = await api(w.t.app).as(referrer.token).get(url).expect(200);
+        seen.push(...(page.body as Array<{ referee_user_id: string }>).map((r) => r.referee_user_id));
+        const next = page.headers['x-next-cursor'] as string | undefined;
+        url = next ? `/rewards/referrals?limit=2&cursor=${next}` : undefined;
+      }
+      const [newest, older] = [referees.slice(3).reverse(), referees.slice(0, 3)];
+      expect(seen).toHaveLength(5);
+      expect(new Set(seen).size).toBe(5);
+      expect(seen.slice(0, 2)).toEqual(newest.map((r) => r.user.id));
+      expect(seen.slice(2).sort()).toEqual(older.map((r) => r.user.id).sort());
+      await api(w.t.app).as(referrer.token).get('/rewards/referrals?limit=101').expect(400);
+      await api(w.t.app).as(referrer.token).get('/rewards/referrals?cursor=nope').expect(400);
+    });
+
     it('cancels a self-referral by mailbox and by registration IP, awarding nothing', async () => {
       const referrer = await register({ email: `Ann.Lee.${uid()}@gmail.com` }, '198.51.100.77').expect(201);
       const referrerToken = referrer.body.access_token as string;

@@ -1459,7 +1459,7 @@ export interface paths {
     };
     /**
      * A raffle’s winners, as the public sees them
-     * @description First name and county only (CAP Code 8.28.5); draw winners in draw order, then instant wins. Another site’s raffle answers 404 when a site is named.
+     * @description First name and county only (CAP Code 8.28.5); draw winners in draw order, then instant wins. Another site’s raffle answers 404 when a site is named. Paged: `limit`, `cursor`; next page in `X-Next-Cursor` and `Link`.
      */
     get: operations['listWinners'];
     put?: never;
@@ -1539,7 +1539,7 @@ export interface paths {
     };
     /**
      * The referrals you made
-     * @description Newest first. Site as for the summary.
+     * @description Newest first. Site as for the summary. Paged: `limit`, `cursor`; next page in `X-Next-Cursor` and `Link`.
      */
     get: operations['listMyReferrals'];
     put?: never;
@@ -9630,6 +9630,9 @@ export interface operations {
   listWinners: {
     parameters: {
       query?: {
+        limit?: number;
+        /** @description From the previous page’s `X-Next-Cursor` header. */
+        cursor?: string;
         /** @description The site; else the `X-Site-Id` header. */
         site_id?: string;
       };
@@ -9844,6 +9847,9 @@ export interface operations {
   listMyReferrals: {
     parameters: {
       query?: {
+        limit?: number;
+        /** @description From the previous page’s `X-Next-Cursor` header. */
+        cursor?: string;
         /** @description The site; else the `X-Site-Id` header, else your token’s site. */
         site_id?: string;
       };

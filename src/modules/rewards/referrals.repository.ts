@@ -236,12 +236,14 @@ export class ReferralsRepository {
     );
   }
 
-  /** The referrals a user made on a site, newest first. */
-  listOf(referrerId: string, siteId: string, limit = 500): Promise<Referral[]> {
+  /** A page of the referrals a user made on a site, newest first; `cursor`: the previous page's last id. */
+  listOf(referrerId: string, siteId: string, limit: number, cursor?: string): Promise<Referral[]> {
     return this.tx.manager.query<Referral[]>(
-      `SELECT * FROM referrals WHERE referrer_user_id = $1 AND site_id = $2
-        ORDER BY created_at DESC, id DESC LIMIT $3`,
-      [referrerId, siteId, limit],
+      `SELECT * FROM referrals r WHERE r.referrer_user_id = $1 AND r.site_id = $2
+          AND ($4::uuid IS NULL OR (r.created_at, r.id) < (SELECT c.created_at, c.id FROM referrals c
+                                                            WHERE c.id = $4 AND c.referrer_user_id = $1))
+        ORDER BY r.created_at DESC, r.id DESC LIMIT $3`,
+      [referrerId, siteId, limit, cursor ?? null],
     );
   }
 }

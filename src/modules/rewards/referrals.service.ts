@@ -53,8 +53,8 @@ export class ReferralsService implements OnModuleInit {
     throw new Error('could not draw a free referral code in 5 attempts');
   }
 
-  async listOf(user: AuthUser, siteId: string): Promise<ReferralDto[]> {
-    const rows = await this.referrals.listOf(user.id, siteId);
+  async listOf(user: AuthUser, siteId: string, limit: number, cursor?: string): Promise<ReferralDto[]> {
+    const rows = await this.referrals.listOf(user.id, siteId, limit, cursor);
     return rows.map(toReferralDto);
   }
 

@@ -7,7 +7,7 @@ import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { PointTransactionDto } from './dto/point-transaction.dto.js';
 import { ReferralCodeDto, ReferralDto, RewardsSummaryDto } from './dto/referral.dto.js';
-import { PointsLedgerQueryDto, RewardsSiteQueryDto } from './dto/rewards-requests.dto.js';
+import { PointsLedgerQueryDto, ReferralsQueryDto, RewardsSiteQueryDto } from './dto/rewards-requests.dto.js';
 import { ReferralsService } from './referrals.service.js';
 import { RewardsSummaryService } from './rewards-summary.service.js';
 import { RewardsService } from './rewards.service.js';
@@ -50,17 +50,21 @@ export class RewardsController {
   @Auth('user')
   @ApiOperation({
     summary: 'The referrals you made',
-    description: 'Newest first. Site as for the summary.',
+    description:
+      'Newest first. Site as for the summary. Paged: `limit`, `cursor`; next page in `X-Next-Cursor` and `Link`.',
   })
   @ApiHeader(SITE_HEADER)
   @ApiOkResponse({ type: [ReferralDto] })
   @ApiErrors(400)
-  listMyReferrals(
+  async listMyReferrals(
     @CurrentUser() user: AuthUser,
     @CurrentSite() siteId: string | undefined,
-    @Query() _query: RewardsSiteQueryDto,
+    @Query() query: ReferralsQueryDto,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<ReferralDto[]> {
-    return this.referrals.listOf(user, siteId ?? user.siteId);
+    const rows = await this.referrals.listOf(user, siteId ?? user.siteId, query.limit, query.cursor);
+    setNextCursor(res, rows, query.limit);
+    return rows;
   }
 
   @Get('referral-code')

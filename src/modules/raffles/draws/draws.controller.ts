@@ -1,13 +1,15 @@
 import { Readable } from 'node:stream';
-import { Controller, Get, Param, Post, Query, StreamableFile } from '@nestjs/common';
+import { Controller, Get, Param, Post, Query, Res, StreamableFile } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentSite, CurrentUser, Public } from '#app/common/auth/auth.decorators.js';
 import { Idempotent } from '#app/common/idempotency/idempotency.decorator.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { RaffleWinnerNestedDto } from '#app/modules/raffles/dto/raffle.dto.js';
-import { SiteQueryDto } from '#app/modules/raffles/dto/raffle-query.dto.js';
+import { SiteQueryDto, WinnersQueryDto } from '#app/modules/raffles/dto/raffle-query.dto.js';
+import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { DrawProofDto, PublicWinnerDto } from './dto/draws.dto.js';
 import { WinnersService } from './winners.service.js';
 
@@ -76,16 +78,20 @@ export class DrawsController {
     summary: 'A raffle’s winners, as the public sees them',
     description:
       'First name and county only (CAP Code 8.28.5); draw winners in draw order, then instant wins. Another ' +
-      'site’s raffle answers 404 when a site is named.',
+      'site’s raffle answers 404 when a site is named. Paged: `limit`, `cursor`; next page in ' +
+      '`X-Next-Cursor` and `Link`.',
   })
   @ApiOkResponse({ type: [PublicWinnerDto] })
   @ApiErrors(400, 404)
-  listWinners(
+  async listWinners(
     @CurrentSite() siteId: string | undefined,
     @Param('id', UuidParam) id: string,
-    @Query() _query: SiteQueryDto,
+    @Query() query: WinnersQueryDto,
+    @Res({ passthrough: true }) res: Response,
   ): Promise<PublicWinnerDto[]> {
-    return this.winners.list(id, siteId);
+    const rows = await this.winners.list(id, siteId, query.limit, query.cursor);
+    setNextCursor(res, rows, query.limit);
+    return rows;
   }
 
   @Post('winners/:winner_id/claim')

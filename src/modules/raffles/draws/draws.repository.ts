@@ -238,6 +238,23 @@ export class DrawsRepository {
     });
   }
 
+  /**
+   * A page of a raffle's winners in `winnersOf`'s order (draw winners by draw index, then instant wins by ticket:
+   * within a raffle `giveaway` and `COALESCE(draw_index, 0), ticket` name one winner), after the cursor winner.
+   */
+  winnersPage(raffleId: string, limit: number, cursor?: string): Promise<RaffleWinner[]> {
+    return this.tx.manager.query<RaffleWinner[]>(
+      `SELECT * FROM raffle_winners w
+        WHERE w.raffle_id = $1
+          AND ($3::uuid IS NULL OR (w.giveaway, COALESCE(w.draw_index, 0), w.ticket) >
+                (SELECT c.giveaway, COALESCE(c.draw_index, 0), c.ticket FROM raffle_winners c
+                  WHERE c.id = $3 AND c.raffle_id = $1))
+        ORDER BY w.giveaway, COALESCE(w.draw_index, 0), w.ticket
+        LIMIT $2`,
+      [raffleId, limit, cursor ?? null],
+    );
+  }
+
   winnersOfRaffles(raffleIds: string[]): Promise<RaffleWinner[]> {
     return this.winners
       .createQueryBuilder('w')

@@ -43,9 +43,14 @@ export class WinnersService implements OnModuleInit {
     return this.tickets.chunks(raffleId);
   }
 
-  async list(raffleId: string, siteId: string | undefined): Promise<PublicWinnerDto[]> {
+  async list(
+    raffleId: string,
+    siteId: string | undefined,
+    limit: number,
+    cursor?: string,
+  ): Promise<PublicWinnerDto[]> {
     if (!(await this.stateOf(raffleId, siteId))) throw AppException.notFound('Raffle');
-    return (await this.draws.winnersOf(raffleId)).map(toPublicWinnerDto);
+    return (await this.draws.winnersPage(raffleId, limit, cursor)).map(toPublicWinnerDto);
   }
 
   /** The raffle's draw state; none when a site is named and the raffle is another's (as `GET /raffles/{id}`). */

@@ -22,6 +22,12 @@ export class RaffleListQueryDto extends PageQueryDto {
   site_id?: string;
 }
 
+/** A raffle's public winners, paged like every list (DESIGN §9). */
+export class WinnersQueryDto extends PageQueryDto {
+  @Str({ max: 64, example: 'main', description: 'The site; else the `X-Site-Id` header.' })
+  site_id?: string;
+}
+
 export class QuoteQueryDto extends SiteQueryDto {
   @Transform(({ value }) => toInt(value))
   @IsInt()

@@ -45,3 +45,13 @@ export class RewardsSiteQueryDto {
   })
   site_id?: string;
 }
+
+/** Endpoint 16, paged like every list (DESIGN §9); the site as for the summary. */
+export class ReferralsQueryDto extends PageQueryDto {
+  @Str({
+    max: 64,
+    example: 'main',
+    description: 'The site; else the `X-Site-Id` header, else your token’s site.',
+  })
+  site_id?: string;
+}
