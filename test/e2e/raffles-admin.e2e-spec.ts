@@ -294,6 +294,20 @@ describe('raffles: administration (draft, update, publish, close, list)', () => 
               { discount: 100, min_quantity: 1 },
               { discount: 12.3456, min_quantity: 1 },
             ],
+            upsells: [{ qty: 1, percentage: 0 }],
+          }),
+        )
+        .expect(201);
+      expect(res.body.upsells).toEqual([{ quantity: 1, qty: 1, percentage: 0, discount: 0 }]);
+      // Bundles at the limits of what an entrant may hold: the whole cap, at 0 and at 100 %.
+      const bundles = await api(t.app)
+        .as(admin.token)
+        .post(
+          '/admin/raffles',
+          raffleBody({
+            price_display: 0,
+            total_entries_available: 4,
+            max_entries: 4,
             upsells: [
               { qty: 3, percentage: 0 },
               { quantity: 4, qty: 4, percentage: 100, discount: 999 },
@@ -301,10 +315,42 @@ describe('raffles: administration (draft, update, publish, close, list)', () => 
           }),
         )
         .expect(201);
-      expect(res.body.upsells).toEqual([
+      expect(bundles.body.upsells).toEqual([
         { quantity: 3, qty: 3, percentage: 0, discount: 0 },
         { quantity: 4, qty: 4, percentage: 100, discount: 0 },
       ]);
+    });
+
+    it('refuses an upsell nobody could buy, on a create and on an update that lowers the cap (400)', async () => {
+      const bigger = await api(t.app)
+        .as(admin.token)
+        .post('/admin/raffles', raffleBody({ max_entries: 5, upsells: [{ quantity: 10, percentage: 20 }] }))
+        .expect(400);
+      expect(bigger.body.errors).toEqual([
+        {
+          field: 'upsells',
+          message: 'an upsell of 10 tickets is more than max_entries (5): nobody could buy it',
+        },
+      ]);
+      await api(t.app)
+        .as(admin.token)
+        .post(
+          '/admin/raffles',
+          raffleBody({
+            total_entries_available: 10,
+            max_entries: null,
+            upsells: [{ quantity: 50, percentage: 20 }],
+          }),
+        )
+        .expect(400);
+      const raffle = await makePublished(t, admin.token, { upsells: [{ quantity: 10, percentage: 20 }] });
+      await api(t.app).as(admin.token).put(`/admin/raffles/${raffle.id}`, { max_entries: 5 }).expect(400);
+      const kept = await api(t.app).get(`/raffles/${raffle.id}`).expect(200);
+      expect(kept.body.max_entries).not.toBe(5);
+      await api(t.app)
+        .as(admin.token)
+        .put(`/admin/raffles/${raffle.id}`, { max_entries: 5, upsells: [{ quantity: 5, percentage: 20 }] })
+        .expect(200);
     });
 
     it('keeps strangers (401), users (403) and other sites’ admins (403) out', async () => {

@@ -81,6 +81,31 @@ describe('raffleShapeErrors', () => {
     expect(raffleShapeErrors({ ...shape, max_entries: null })).toEqual([]);
   });
 
+  it('refuses an upsell nobody could buy: more tickets than max_entries, or than the raffle has', () => {
+    expect(raffleShapeErrors({ ...shape, max_entries: 5, upsells: [{ quantity: 5 }] })).toEqual([]);
+    expect(
+      raffleShapeErrors({ ...shape, max_entries: 5, upsells: [{ quantity: 3 }, { quantity: 10 }] }),
+    ).toEqual([
+      {
+        field: 'upsells',
+        message: 'an upsell of 10 tickets is more than max_entries (5): nobody could buy it',
+      },
+    ]);
+    expect(
+      raffleShapeErrors({
+        ...shape,
+        total_entries_available: 10,
+        max_entries: null,
+        upsells: [{ quantity: 50 }],
+      }),
+    ).toEqual([
+      {
+        field: 'upsells',
+        message: 'an upsell of 50 tickets is more than total_entries_available (10): nobody could buy it',
+      },
+    ]);
+  });
+
   it('wants the end after the start, strictly', () => {
     expect(raffleShapeErrors({ ...shape, end_date: shape.start_date })).toEqual([
       { field: 'end_date', message: 'end_date must be after start_date' },

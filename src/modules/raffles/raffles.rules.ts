@@ -71,6 +71,17 @@ export function raffleShapeErrors(r: RaffleShape): FieldError[] {
   const sizes = r.upsells.map((u) => u.quantity);
   if (new Set(sizes).size !== sizes.length)
     errors.push({ field: 'upsells', message: 'each upsell needs its own quantity' });
+  // A bundle bigger than one entrant may hold, or than the raffle has, is shown and then refused to every buyer.
+  const cap =
+    r.max_entries !== null && r.max_entries < r.total_entries_available
+      ? { field: 'max_entries', most: r.max_entries }
+      : { field: 'total_entries_available', most: r.total_entries_available };
+  const biggest = Math.max(0, ...sizes);
+  if (biggest > cap.most)
+    errors.push({
+      field: 'upsells',
+      message: `an upsell of ${biggest} tickets is more than ${cap.field} (${cap.most}): nobody could buy it`,
+    });
   // Wins are counted by prize text: two lines of one prize would each count the other's wins as their own.
   const prizes = (r.instant_wins ?? []).map((w) => w.prize);
   if (new Set(prizes).size !== prizes.length)
