@@ -672,6 +672,44 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
     ]);
   });
 
+  it('asks about payments still open before a week of declines, and about at most a batch of those a run', async () => {
+    const job = w.t.app.get(ReconcilePaymentsJob);
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const body = { item_id: raffle.item_id, site_id: w.site, amount: 2.5, currency: 'GBP', description: '1' };
+    const model = (await createOrder(buyer.token, body).expect(200)).body.order_id as string;
+    // 1,000 payments declined in the last day (a busy site's week, or a card-testing burst), never asked about.
+    const declined = Array.from({ length: 1000 }, () => randomUUID());
+    await w.t.db.query(
+      `INSERT INTO payment_transactions
+       SELECT (jsonb_populate_record(p, jsonb_build_object(
+                 'id', c.id, 'checkout_id', NULL, 'status', 'failed',
+                 'created_at', now() - interval '1 day', 'reconciled_at', NULL))).*
+         FROM payment_transactions p, unnest($2::uuid[]) AS c(id)
+        WHERE p.id = $1`,
+      [model, declined],
+    );
+    try {
+      // A buyer pays five minutes ago, and the gateway's webhook is lost.
+      const paid = (await createOrder(buyer.token, body).expect(200)).body.order_id as string;
+      w.fakes.gatewayTwo.complete(w.fakes.gatewayTwo.orderFor(paid)!.id);
+      await w.t.db.query(
+        `UPDATE payment_transactions SET created_at = now() - interval '5 minutes' WHERE id = $1`,
+        [paid],
+      );
+      await job.run(new Date(Date.now() - RECONCILE_AFTER_MS));
+      await w.t.drain();
+      expect(await paymentRow(paid)).toMatchObject({ status: 'succeeded', fulfilment: 'entered' });
+      const [asked] = await w.t.db.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM payment_transactions WHERE id = ANY($1::uuid[]) AND reconciled_at IS NOT NULL`,
+        [declined],
+      );
+      expect(asked.n).toBe(100);
+    } finally {
+      await w.t.db.query(`DELETE FROM payment_transactions WHERE id = ANY($1::uuid[])`, [declined]);
+    }
+  });
+
   it('stops watching a payment given up here a week after it was opened', async () => {
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);

@@ -130,27 +130,32 @@ export class PaymentsRepository {
   }
 
   /**
-   * Claims up to `limit` open payments no event has settled for reconciliation to ask about, and notes the
-   * ask (`reconciled_at`), so another instance's run skips them and this run never meets them again. Due:
-   * created before `cutoff` and never asked, or asked before `askedBefore` when given (an admin's run asks
-   * every one), else asked longer ago than its backoff: a quarter of its age when last asked, between 5
-   * minutes and 6 hours. A young payment is asked again soon; checkouts abandoned days ago, which stay
-   * open at a gateway that never expires them, are asked a few times a day and never crowd out the rest.
-   * Never asked first, then longest unasked. Payments given up here (failed, cancelled) but not fulfilled are
-   * asked too for `LATE_SUCCESS_WATCH_DAYS` after they were opened: their checkout may still take the money.
+   * Claims up to `limit` payments for reconciliation to ask about, and notes the ask (`reconciled_at`), so
+   * another instance's run skips them and this run never meets them again. `open`: payments no event has
+   * settled (`pending`, `review`); `watched`: payments given up here (failed, cancelled) but not fulfilled, for
+   * `LATE_SUCCESS_WATCH_DAYS` after they were opened (their checkout may still take the money). Two queues, each
+   * on its own index, so that a week of declines never stands before a payment still open. Due: created before
+   * `cutoff` and never asked, or asked before `askedBefore` when given (an admin's run asks every one), else
+   * asked longer ago than its backoff: a quarter of its age when last asked, between 5 minutes and 6 hours. A
+   * young payment is asked again soon; checkouts abandoned days ago, which stay open at a gateway that never
+   * expires them, are asked a few times a day and never crowd out the rest. Never asked first, then longest
+   * unasked.
    */
   async claimToReconcile(
+    queue: 'open' | 'watched',
     cutoff: Date,
     askedBefore: Date | null,
     limit: number,
   ): Promise<PaymentTransaction[]> {
+    const which =
+      queue === 'open'
+        ? `status IN ('pending', 'review')`
+        : `status IN ('failed', 'cancelled') AND fulfilled_at IS NULL
+           AND created_at > now() - make_interval(days => ${LATE_SUCCESS_WATCH_DAYS})`;
     const [rows] = await this.tx.manager.query<[PaymentTransaction[], number]>(
       `UPDATE payment_transactions p SET reconciled_at = now()
          FROM (SELECT id FROM payment_transactions
-                WHERE created_at < $1
-                  AND (status IN ('pending', 'review')
-                       OR status IN ('failed', 'cancelled') AND fulfilled_at IS NULL
-                          AND created_at > now() - make_interval(days => $4))
+                WHERE ${which} AND created_at < $1
                   AND (reconciled_at IS NULL OR
                        CASE WHEN $2::timestamptz IS NULL
                             THEN reconciled_at + LEAST(interval '6 hours', GREATEST(interval '5 minutes',
@@ -161,7 +166,7 @@ export class PaymentsRepository {
                 FOR UPDATE SKIP LOCKED) due
         WHERE p.id = due.id
        RETURNING p.*`,
-      [cutoff, askedBefore, limit, LATE_SUCCESS_WATCH_DAYS],
+      [cutoff, askedBefore, limit],
     );
     return rows;
   }

@@ -19,6 +19,12 @@ export const HELD_REFUND_AFTER_MS = 2 * 60_000;
 const BATCH = 100;
 /** At most this many batches of open payments a scheduled run asks about; the rest wait for the next. */
 const SCHEDULED_BATCHES = 10;
+/**
+ * At most this many batches of payments given up here (watched for a late success) a scheduled run asks about,
+ * after the open ones: a safety net for a lost webhook, which a flood of declines must not turn into a thousand
+ * gateway calls every five minutes.
+ */
+const SCHEDULED_WATCHED_BATCHES = 1;
 
 /**
  * Polls the gateway for payments still open that no webhook or confirmation settled (a lost webhook, a
@@ -51,14 +57,30 @@ export class ReconcilePaymentsJob implements OnModuleInit {
 
   /**
    * Answers how many payments it settled (their status, or a held refund). Scheduled: the open payments
-   * created before `olderThan` that are due (`claimToReconcile`), up to `SCHEDULED_BATCHES` batches; by an
-   * admin (`askedBefore`, the run's start): every open payment not asked since, however many.
+   * created before `olderThan` that are due (`claimToReconcile`), up to `SCHEDULED_BATCHES` batches, then those
+   * watched for a late success, up to `SCHEDULED_WATCHED_BATCHES`; by an admin (`askedBefore`, the run's
+   * start): every one not asked since, however many.
    */
   async run(olderThan: Date, askedBefore: Date | null = null): Promise<number> {
     const heldBefore = Math.min(olderThan.getTime(), Date.now() - HELD_REFUND_AFTER_MS);
     let settled = await this.heldRefunds.settle(new Date(heldBefore), BATCH);
-    for (let batches = 0; askedBefore || batches < SCHEDULED_BATCHES; batches++) {
-      const due = await this.tx.run(() => this.payments.claimToReconcile(olderThan, askedBefore, BATCH));
+    settled += await this.ask('open', olderThan, askedBefore, SCHEDULED_BATCHES);
+    settled += await this.ask('watched', olderThan, askedBefore, SCHEDULED_WATCHED_BATCHES);
+    return settled;
+  }
+
+  /** Asks about one queue's due payments, batch by batch: at most `batches` on a schedule, all for an admin. */
+  private async ask(
+    queue: 'open' | 'watched',
+    olderThan: Date,
+    askedBefore: Date | null,
+    batches: number,
+  ): Promise<number> {
+    let settled = 0;
+    for (let batch = 0; askedBefore || batch < batches; batch++) {
+      const due = await this.tx.run(() =>
+        this.payments.claimToReconcile(queue, olderThan, askedBefore, BATCH),
+      );
       for (const payment of due) if (await this.reconcile(payment)) settled++;
       if (due.length < BATCH) break;
     }
