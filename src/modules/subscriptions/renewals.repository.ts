@@ -34,22 +34,24 @@ export class RenewalsRepository {
 
   /**
    * Claims up to `limit` due subscriptions for this renewal run (the ones another run holds are skipped):
-   * each gets the id of the payment that will charge its period, so it is charged once whoever runs.
+   * each gets the id of the payment that will charge its period, so it is charged once whoever runs. The tier's
+   * name by a subquery, not a join (see `SubscriptionsRepository`'s `SELECT_ROW`: a join meets the tier of the
+   * row's old version when the row changed meanwhile).
    */
   async claimDue(now: Date, limit: number): Promise<ClaimedRenewal[]> {
     const [rows] = await this.tx.manager.query<[ClaimedRenewal[], number]>(
       `UPDATE subscriptions s SET pending_payment_id = gen_random_uuid(), pending_payment_claimed_at = now(),
                                   updated_at = now()
-         FROM subscription_tiers t,
-              (SELECT id FROM subscriptions
+         FROM (SELECT id FROM subscriptions
                 WHERE status IN (${RENEWING}) AND auto_renew
                   AND next_billing_date <= $1 AND pending_payment_id IS NULL
                 ORDER BY next_billing_date
                 LIMIT $2
                 FOR UPDATE SKIP LOCKED) due
-        WHERE s.id = due.id AND t.id = s.tier_id
+        WHERE s.id = due.id
        RETURNING s.id, s.site_id, s.user_id, s.status, s.amount_cents, s.currency, s.billing_interval,
-                 t.name AS tier_name, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_start,
+                 (SELECT t.name FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_name,
+                 s.gatewayone_registration_id, s.pending_payment_id, s.current_period_start,
                  s.current_period_end, s.past_due_since, s.failed_charges`,
       [now, limit],
     );

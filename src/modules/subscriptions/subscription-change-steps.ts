@@ -3,6 +3,7 @@ import { isUUID } from 'class-validator';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
+import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { SubscriptionDto } from './dto/subscription.dto.js';
 import { toSubscriptionDto } from './subscriptions.mapper.js';
@@ -22,11 +23,18 @@ export class SubscriptionChangeSteps {
   constructor(
     private readonly subs: SubscriptionsRepository,
     private readonly activity: ActivityLogService,
+    private readonly accounts: AccountsService,
   ) {}
 
-  /** The row locked, if the caller may act on it: an admin of its site, or (cancel) its member; else 404. */
+  /**
+   * The row locked, if the caller may act on it: an admin of its site, or (cancel) its member; else 404. Its
+   * member's account is held first (`AccountsService.holdAccount`): the change writes the member's activity
+   * row, and an erasure of the member locks the account, then its memberships.
+   */
   async locked(caller: AuthUser, id: string): Promise<SubscriptionRow> {
-    const s = isUUID(id) ? await this.subs.lock(id) : null;
+    const owner = isUUID(id) ? await this.subs.ownerOf(id) : null;
+    if (owner) await this.accounts.holdAccount(owner);
+    const s = owner ? await this.subs.lock(id) : null;
     if (!s || !mayRead(caller, s)) throw AppException.notFound('Subscription');
     return s;
   }

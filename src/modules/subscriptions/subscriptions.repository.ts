@@ -30,7 +30,15 @@ export interface HistoryEvent {
   [detail: string]: unknown;
 }
 
-const SELECT_ROW = `SELECT s.*, t.name AS tier_name FROM subscriptions s JOIN subscription_tiers t ON t.id = s.tier_id`;
+/**
+ * A subscription with its tier's name, read by a subquery rather than a join: under READ COMMITTED a row locked
+ * `FOR UPDATE` after waiting for another transaction is checked again as that one left it, and a join would then
+ * meet the tier of the old version; after an upgrade (a new `tier_id`) the row no longer matched, and the lock
+ * read nothing: a cancel racing an upgrade answered 404, a card payment for the period was taken and nothing
+ * renewed. The subquery is evaluated again for the row as it now is.
+ */
+const SELECT_ROW = `SELECT s.*, (SELECT t.name FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_name
+                      FROM subscriptions s`;
 
 /** Appends `$n::jsonb` (an event) to `metadata.history`. */
 export const appendHistory = (param: string): string =>
@@ -73,12 +81,20 @@ export class SubscriptionsRepository {
     return rows[0] ?? null;
   }
 
-  /** The row locked for a change decided from its state (cancel, upgrade, pause, resume). */
-  async lock(id: string): Promise<SubscriptionRow | null> {
-    const rows = await this.tx.manager.query<SubscriptionRow[]>(
-      `${SELECT_ROW} WHERE s.id = $1 FOR UPDATE OF s`,
+  /** Whose membership it is (never changes), or null when there is none. */
+  async ownerOf(id: string): Promise<string | null> {
+    const rows = await this.tx.manager.query<Array<{ user_id: string }>>(
+      `SELECT user_id FROM subscriptions WHERE id = $1`,
       [id],
     );
+    return rows.length ? rows[0].user_id : null;
+  }
+
+  /** The row locked for a change decided from its state (cancel, upgrade, pause, resume). */
+  async lock(id: string): Promise<SubscriptionRow | null> {
+    const rows = await this.tx.manager.query<SubscriptionRow[]>(`${SELECT_ROW} WHERE s.id = $1 FOR UPDATE`, [
+      id,
+    ]);
     return rows[0] ?? null;
   }
 
@@ -90,7 +106,7 @@ export class SubscriptionsRepository {
     return this.tx.manager.query<SubscriptionRow[]>(
       `${SELECT_ROW} WHERE s.user_id = $1
          AND s.status NOT IN ('cancelled', 'expired')
-       ORDER BY s.created_at FOR UPDATE OF s`,
+       ORDER BY s.created_at FOR UPDATE`,
       [userId],
     );
   }
@@ -184,7 +200,7 @@ export class SubscriptionsRepository {
           AND s.reminded_for IS DISTINCT FROM s.next_billing_date
           AND ($4::uuid IS NULL OR s.id > $4::uuid)
         ORDER BY s.id LIMIT $3
-        FOR UPDATE OF s SKIP LOCKED`,
+        FOR UPDATE SKIP LOCKED`,
       [now, horizon, limit, afterId ?? null],
     );
   }

@@ -50,6 +50,17 @@ export class AccountsService implements AuthUserLookup {
     return this.users.findByEmail(siteId, email, manager);
   }
 
+  /**
+   * Holds the user's row as the rows the caller is about to write will (their foreign keys take it `FOR KEY
+   * SHARE`), before the caller locks rows of its own: an account's erasure takes the user's row first (`FOR
+   * UPDATE`) and the user's other rows after it, so a change that locks one of those rows and then writes a row
+   * referencing the user would wait for the erasure while the erasure waits for it (a deadlock). Taken first,
+   * both go in the one order: the user, then the rest.
+   */
+  holdAccount(userId: string): Promise<void> {
+    return this.users.holdForKeyShare(userId);
+  }
+
   /** Whether a live user has never set a password (made by a guest purchase or a website form). */
   awaitsPassword(userId: string): Promise<boolean> {
     return this.users.awaitsPassword(userId);

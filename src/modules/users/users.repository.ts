@@ -61,6 +61,14 @@ export class UsersRepository {
     });
   }
 
+  /**
+   * Takes the user's row `FOR KEY SHARE` (what a row referencing the user takes through its foreign key) in the
+   * ambient transaction, deleted or not.
+   */
+  async holdForKeyShare(id: string): Promise<void> {
+    await this.tx.manager.query(`SELECT 1 FROM users WHERE id = $1 FOR KEY SHARE`, [id]);
+  }
+
   /** Whether a live user has never set a password (made by a guest purchase or a website form). */
   async awaitsPassword(id: string, manager?: EntityManager): Promise<boolean> {
     const rows = await (manager ?? this.tx.manager).query<Array<{ awaits: boolean }>>(
