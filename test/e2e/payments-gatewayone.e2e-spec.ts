@@ -40,6 +40,12 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
       [order.order_id],
     );
     expect(pending).toEqual({ amount_cents: 900, status: 'pending' });
+    // The buyer's activity states the amount as money is shown (major units), not as stored.
+    const [created] = await w.t.db.query<Array<{ description: string }>>(
+      `SELECT description FROM activity_logs WHERE resource_id = $1 AND activity_type = 'order_created'`,
+      [order.order_id],
+    );
+    expect(created.description).toBe('Order of 9.00 GBP at gatewayone');
 
     w.fakes.gatewayOne.complete(order.checkout_id);
     const confirmed = await confirm(w, order.order_id, { result_code: '000.100.110', status: 'paid' }).expect(

@@ -67,6 +67,11 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       });
       const checkout = w.fakes.gatewayOne.payments.get(started.checkout_id);
       expect(checkout).toMatchObject({ createRegistration: true, amount: '10.00', paymentType: 'DB' });
+      const [ordered] = await w.t.db.query<Array<{ description: string }>>(
+        `SELECT description FROM activity_logs WHERE user_id = $1 AND activity_type = 'order_created'`,
+        [member.user.id],
+      );
+      expect(ordered.description).toBe('Order of 10.00 GBP at gatewayone (subscription)');
 
       const before = Date.now();
       await payCheckout(w, started.checkout_id);

@@ -61,6 +61,13 @@ describe('profiles (endpoint 21) and user administration', () => {
         resource_type: 'user',
         resource_id: u.user.id,
       });
+      // The log names the fields sent, not every field a profile has.
+      expect([...res.body.activity_logs[0].metadata.fields].sort()).toEqual([
+        'accepts_marketing',
+        'city',
+        'first_name',
+        'last_name',
+      ]);
       expect(res.body.raffle_entries).toEqual([]);
       const [row] = await t.db.query(`SELECT first_name FROM user_profiles WHERE user_id = $1`, [u.user.id]);
       expect(row.first_name).toBe('Ada');

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
-import { isCurrencyCode, majorToMinor, MoneyError } from '#app/common/money.js';
+import { formatMoney, isCurrencyCode, majorToMinor, MoneyError } from '#app/common/money.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { notStartedYet, refusalDetail, refusalStatus } from '#app/modules/raffles/entries/entries.rules.js';
 import { canJoin } from '#app/modules/raffles/raffles.rules.js';
@@ -134,7 +134,7 @@ export class OrdersService {
           userId: buyer.userId,
           siteId,
           type: 'order_created',
-          description: `Order of ${priced.amountCents} ${priced.currency} at ${req.gateway}`,
+          description: `Order of ${formatMoney(priced.amountCents, priced.currency)} at ${req.gateway}`,
           resourceType: 'payment_transaction',
           resourceId: row.id,
         },

@@ -1,3 +1,4 @@
+import { formatMoney } from '#app/common/money.js';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
@@ -122,7 +123,7 @@ export class PurposeOrdersService {
         userId: order.userId,
         siteId: order.siteId,
         type: 'order_created',
-        description: `Order of ${order.amountCents} ${order.currency} at gatewayone (${order.purpose})`,
+        description: `Order of ${formatMoney(order.amountCents, order.currency)} at gatewayone (${order.purpose})`,
         resourceType: 'payment_transaction',
         resourceId: row.id,
       },

@@ -68,8 +68,12 @@ export class UsersService {
         });
       }
       if (Object.keys(changes).length) await this.users.update(user.id, changes, manager);
-      const profileFields = Object.keys(body.profile ?? {});
-      if (body.profile) await this.users.updateProfile(user.id, { ...body.profile }, manager);
+      // The fields sent: a validated body holds every declared field, `undefined` where it was not sent.
+      const profile = Object.fromEntries(
+        Object.entries(body.profile ?? {}).filter(([, value]) => value !== undefined),
+      );
+      const profileFields = Object.keys(profile);
+      if (profileFields.length) await this.users.updateProfile(user.id, profile, manager);
       await this.activity.record(
         {
           userId: user.id,
