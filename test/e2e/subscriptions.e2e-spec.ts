@@ -636,6 +636,7 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
         is_active: false,
         available_credits: 0,
         can_be_cancelled: false,
+        next_billing_date: null,
       });
     });
 
@@ -883,6 +884,8 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
         is_cancelled: true,
         auto_renew: false,
         cancellation_reason: 'Changed their mind',
+        // No further charge is made (DESIGN §5): nothing to show as the next one.
+        next_billing_date: null,
       });
       const history = res.body.metadata.history as Array<Record<string, unknown>>;
       expect(history.at(-1)).toMatchObject({ event: 'cancelled', refund_cents: 700, by: w.admin.user.id });
@@ -994,7 +997,10 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
         is_active: true,
         is_cancelled: true,
         can_be_cancelled: false,
+        // Access runs to the period's end, which is not a billing date: nothing is charged then.
+        next_billing_date: null,
       });
+      expect(res.body.current_period_end).not.toBeNull();
       expect(res.body.available_credits).toBe(10);
       await api(w.t.app)
         .as(member.token)
@@ -1021,7 +1027,7 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
         .as(w.admin.token)
         .post('/admin/subscriptions/cancel', { subscription_id: id, reason: 'Fraud', immediate: true })
         .expect(200);
-      expect(res.body).toMatchObject({ status: 'cancelled', is_cancelled: true });
+      expect(res.body).toMatchObject({ status: 'cancelled', is_cancelled: true, next_billing_date: null });
       expect((res.body.metadata.history as Array<Record<string, unknown>>).at(-1)).not.toHaveProperty(
         'refund_cents',
       );

@@ -274,8 +274,10 @@ export class RenewalsRepository {
               auto_renew = CASE WHEN s.status IN ('paused') THEN s.auto_renew ELSE false END,
               current_period_end = CASE WHEN s.status = 'paused'
                 THEN s.current_period_end + ($1::timestamptz - COALESCE(s.paused_at, $1::timestamptz)) ELSE s.current_period_end END,
+              -- An ended membership is never charged again: it has no next billing date.
               next_billing_date = CASE WHEN s.status = 'paused'
-                THEN s.next_billing_date + ($1::timestamptz - COALESCE(s.paused_at, $1::timestamptz)) ELSE s.next_billing_date END,
+                THEN s.next_billing_date + ($1::timestamptz - COALESCE(s.paused_at, $1::timestamptz))
+                WHEN s.status IN ('pending_cancellation', 'past_due') THEN NULL ELSE s.next_billing_date END,
               trial_end_date = CASE WHEN s.status = 'paused' AND s.paused_from = 'trialing'
                 THEN s.trial_end_date + ($1::timestamptz - COALESCE(s.paused_at, $1::timestamptz)) ELSE s.trial_end_date END,
               paused_until = CASE WHEN s.status = 'paused' THEN NULL ELSE s.paused_until END,
@@ -287,13 +289,13 @@ export class RenewalsRepository {
                 WHEN s.status = 'past_due' THEN 'expired'
                 ELSE 'resumed' END, 'at', $1::timestamptz, 'by', 'schedule')`)},
               updated_at = now()
-         FROM subscription_tiers t
-        WHERE t.id = s.tier_id AND s.pending_payment_id IS NULL AND (
+        WHERE s.pending_payment_id IS NULL AND (
               (s.status = 'incomplete' AND s.created_at <= $1::timestamptz - interval '24 hours')
            OR (s.status = 'pending_cancellation' AND s.current_period_end <= $1::timestamptz)
            OR (s.status = 'past_due' AND s.past_due_since <= $1::timestamptz - interval '7 days')
            OR (s.status = 'paused' AND s.paused_until <= $1::timestamptz))
-       RETURNING s.id, s.user_id, s.site_id, s.status, t.name AS tier_name`,
+       RETURNING s.id, s.user_id, s.site_id, s.status,
+                 (SELECT t.name FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_name`,
       [now],
     );
     return rows;

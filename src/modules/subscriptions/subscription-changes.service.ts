@@ -117,8 +117,20 @@ export class SubscriptionChangesService {
     await this.subs.update(
       s.id,
       endsNow
-        ? { status: 'cancelled', cancelled_at: now, cancellation_reason: body.reason, auto_renew: false }
-        : { status: 'pending_cancellation', cancellation_reason: body.reason, auto_renew: false },
+        ? {
+            status: 'cancelled',
+            cancelled_at: now,
+            cancellation_reason: body.reason,
+            auto_renew: false,
+            next_billing_date: null,
+          }
+        : // Access runs to the period's end; no charge is made after it, so there is no next billing date.
+          {
+            status: 'pending_cancellation',
+            cancellation_reason: body.reason,
+            auto_renew: false,
+            next_billing_date: null,
+          },
       event,
     );
     if (refund && refund.refundCents > 0 && s.current_payment_id)
