@@ -267,6 +267,33 @@ describe('accounts: register, sign in, sessions', () => {
     });
   });
 
+  describe('the site named by X-Site-Id (DESIGN §3)', () => {
+    it('registers, signs in, sends a sign-in link and a reset on the header’s site when the body names none', async () => {
+      const email = `header-${uid()}@example.com`;
+      const body = { email, password: GOOD_PASSWORD, data_processing_consent: true, age_confirmed: true };
+      const made = await api(t.app).post('/auth/register', body).set('X-Site-Id', site).expect(201);
+      expect(made.body.user).toMatchObject({ email, site_id: site });
+      await api(t.app)
+        .post('/auth/login', { email, password: GOOD_PASSWORD })
+        .set('X-Site-Id', site)
+        .expect(200);
+      await api(t.app).post('/auth/magic-link', { email }).set('X-Site-Id', site).expect(200);
+      await api(t.app).post('/auth/password-reset', { email }).set('X-Site-Id', site).expect(200);
+      await t.drain();
+      expect(t.smtp.to(email).map((m) => m.subject)).toEqual(
+        expect.arrayContaining([expect.stringContaining('Reset your')]),
+      );
+      // Named twice, differently: refused (400), as on every route; named nowhere: 400 naming site_id.
+      const other = await makeSite(t);
+      await api(t.app)
+        .post('/auth/password-reset', { email, site_id: other })
+        .set('X-Site-Id', site)
+        .expect(400);
+      const none = await api(t.app).post('/auth/password-reset', { email }).expect(400);
+      expect(none.body.errors.map((e: { field: string }) => e.field)).toContain('site_id');
+    });
+  });
+
   describe('sessions', () => {
     it('rotates refresh tokens: the new one works, the old one stops working', async () => {
       const u = await makeUser(t, site);

@@ -2777,7 +2777,10 @@ export interface components {
        * @example jane@example.com
        */
       email: string;
-      /** @example main */
+      /**
+       * @description The site; may be sent as the `X-Site-Id` header instead.
+       * @example main
+       */
       site_id: string;
     };
     FieldErrorDto: {
@@ -3106,7 +3109,10 @@ export interface components {
       email: string;
       /** @example correct horse battery staple */
       password: string;
-      /** @example main */
+      /**
+       * @description The site; may be sent as the `X-Site-Id` header instead.
+       * @example main
+       */
       site_id: string;
     };
     MailerEmailParamsDto: {
@@ -3953,7 +3959,10 @@ export interface components {
       password: string;
       /** @description A referrer’s code. */
       referral_code?: string | null;
-      /** @example main */
+      /**
+       * @description The site; may be sent as the `X-Site-Id` header instead.
+       * @example main
+       */
       site_id: string;
       /** @description A spin token from `POST /gaming/spin`, claimed after signup. */
       spin_token?: string | null;

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { type MiddlewareConsumer, Module, type NestModule, RequestMethod } from '@nestjs/common';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -17,6 +17,7 @@ import { PasswordFlowsService } from './password-flows.service.js';
 import { PasswordHasher } from './password-hasher.js';
 import { RefreshTokensRepository } from './refresh-tokens.repository.js';
 import { SessionService } from './session.service.js';
+import { siteFromHeader } from './site-from-header.middleware.js';
 
 @Module({
   imports: [
@@ -43,4 +44,13 @@ import { SessionService } from './session.service.js';
   ],
   exports: [PasswordFlowsService, SessionService, AdminBootstrapService, PasswordHasher],
 })
-export class AuthModule {}
+export class AuthModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(siteFromHeader).forRoutes(
+      ...['auth/register', 'auth/login', 'auth/magic-link', 'auth/password-reset'].map((path) => ({
+        path,
+        method: RequestMethod.POST,
+      })),
+    );
+  }
+}

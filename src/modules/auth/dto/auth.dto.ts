@@ -5,7 +5,12 @@ import { Prop } from '#app/common/validation/fields.js';
 import { UserDto } from '#app/modules/users/dto/user.dto.js';
 import { PASSWORD_LENGTH } from '../auth.rules.js';
 
-const SITE = { required: true, max: 64, example: 'main' } as const;
+const SITE = {
+  required: true,
+  max: 64,
+  example: 'main',
+  description: 'The site; may be sent as the `X-Site-Id` header instead.',
+} as const;
 const PASSWORD = {
   required: true,
   min: 1,
