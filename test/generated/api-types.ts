@@ -1881,13 +1881,13 @@ export interface components {
       /**
        * Format: date-time
        * @description First moment the code is valid (inclusive).
-       * @example 2025-06-01T00:00:00Z
+       * @example 2026-12-01T00:00:00Z
        */
       valid_from?: string | null;
       /**
        * Format: date-time
        * @description Last moment the code is valid (inclusive). A date alone (`2026-12-31`) is the whole of that day, UTC.
-       * @example 2025-06-01T00:00:00Z
+       * @example 2027-01-31T23:59:59Z
        */
       valid_until?: string | null;
     };
@@ -2085,13 +2085,13 @@ export interface components {
       /**
        * Format: date-time
        * @description First moment the code is valid (inclusive).
-       * @example 2025-06-01T00:00:00Z
+       * @example 2026-12-01T00:00:00Z
        */
       valid_from?: string | null;
       /**
        * Format: date-time
        * @description Last moment the code is valid (inclusive). A date alone (`2026-12-31`) is the whole of that day, UTC.
-       * @example 2025-06-01T00:00:00Z
+       * @example 2027-01-31T23:59:59Z
        */
       valid_until?: string | null;
     };
@@ -4375,13 +4375,13 @@ export interface components {
       /**
        * Format: date-time
        * @description First moment the code is valid (inclusive).
-       * @example 2025-06-01T00:00:00Z
+       * @example 2026-12-01T00:00:00Z
        */
       valid_from?: string | null;
       /**
        * Format: date-time
        * @description Last moment the code is valid (inclusive). A date alone (`2026-12-31`) is the whole of that day, UTC.
-       * @example 2025-06-01T00:00:00Z
+       * @example 2027-01-31T23:59:59Z
        */
       valid_until?: string | null;
     };

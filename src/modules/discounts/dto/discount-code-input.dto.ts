@@ -20,8 +20,10 @@ export class OfferFieldsDto {
   @WebUrl() thumbnail?: string;
   @Str({ max: 200, description: 'A link to an external system; several codes may share one value.' })
   third_party_id?: string;
-  @DateTime({ description: 'First moment the code is valid (inclusive).' }) valid_from?: string;
+  @DateTime({ description: 'First moment the code is valid (inclusive).', example: '2026-12-01T00:00:00Z' })
+  valid_from?: string;
   @DateTime({
+    example: '2027-01-31T23:59:59Z',
     description:
       'Last moment the code is valid (inclusive). A date alone (`2026-12-31`) is the whole of that day, UTC.',
   })
