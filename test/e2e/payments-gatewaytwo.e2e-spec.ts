@@ -27,6 +27,17 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
   const createOrder = (token: string | undefined, body: Record<string, unknown>) =>
     api(w.t.app).as(token).post('/gatewaytwo/create-order', body);
 
+  /** A £2.50 ticket order of `raffle` by `token`'s member, opened `ago` (a PostgreSQL interval) ago; its id. */
+  const orderOpened = async (token: string, raffle: { item_id: string }, ago: string): Promise<string> => {
+    const body = { item_id: raffle.item_id, site_id: w.site, amount: 2.5, currency: 'GBP', description: ago };
+    const id = (await createOrder(token, body).expect(200)).body.order_id as string;
+    await w.t.db.query(`UPDATE payment_transactions SET created_at = now() - $2::interval WHERE id = $1`, [
+      id,
+      ago,
+    ]);
+    return id;
+  };
+
   const paymentRow = async (id: string) => {
     const [row] = await w.t.db.query(
       `SELECT status, amount_cents, currency, purpose, checkout_id, user_id, fulfilment
@@ -628,19 +639,7 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
   it('settles by reconciliation a checkout cancelled as abandoned and paid later, its webhook lost', async () => {
     const raffle = await raffleOn(w);
     const buyer = await buyerWithLimit(w, 500);
-    const id = (
-      await createOrder(buyer.token, {
-        item_id: raffle.item_id,
-        site_id: w.site,
-        amount: 2.5,
-        currency: 'GBP',
-        description: 'opened 25 h ago',
-      }).expect(200)
-    ).body.order_id as string;
-    await w.t.db.query(
-      `UPDATE payment_transactions SET created_at = now() - interval '25 hours' WHERE id = $1`,
-      [id],
-    );
+    const id = await orderOpened(buyer.token, raffle, '25 hours');
     const superadmin = await makeUser(w.t, w.site, { role: 'superadmin' });
     const reconcile = async () => {
       await api(w.t.app).as(superadmin.token).post('/admin/jobs/reconciliation/run').expect(200);
@@ -676,8 +675,7 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
     const job = w.t.app.get(ReconcilePaymentsJob);
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);
-    const body = { item_id: raffle.item_id, site_id: w.site, amount: 2.5, currency: 'GBP', description: '1' };
-    const model = (await createOrder(buyer.token, body).expect(200)).body.order_id as string;
+    const model = await orderOpened(buyer.token, raffle, '1 day');
     // 1,000 payments declined in the last day (a busy site's week, or a card-testing burst), never asked about.
     const declined = Array.from({ length: 1000 }, () => randomUUID());
     await w.t.db.query(
@@ -691,12 +689,8 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
     );
     try {
       // A buyer pays five minutes ago, and the gateway's webhook is lost.
-      const paid = (await createOrder(buyer.token, body).expect(200)).body.order_id as string;
+      const paid = await orderOpened(buyer.token, raffle, '5 minutes');
       w.fakes.gatewayTwo.complete(w.fakes.gatewayTwo.orderFor(paid)!.id);
-      await w.t.db.query(
-        `UPDATE payment_transactions SET created_at = now() - interval '5 minutes' WHERE id = $1`,
-        [paid],
-      );
       await job.run(new Date(Date.now() - RECONCILE_AFTER_MS));
       await w.t.drain();
       expect(await paymentRow(paid)).toMatchObject({ status: 'succeeded', fulfilment: 'entered' });
@@ -713,19 +707,8 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
   it('stops watching a payment given up here a week after it was opened', async () => {
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);
-    const id = (
-      await createOrder(buyer.token, {
-        item_id: raffle.item_id,
-        site_id: w.site,
-        amount: 2.5,
-        currency: 'GBP',
-        description: 'opened 8 days ago',
-      }).expect(200)
-    ).body.order_id as string;
-    await w.t.db.query(
-      `UPDATE payment_transactions SET status = 'cancelled', created_at = now() - interval '8 days' WHERE id = $1`,
-      [id],
-    );
+    const id = await orderOpened(buyer.token, raffle, '8 days');
+    await w.t.db.query(`UPDATE payment_transactions SET status = 'cancelled' WHERE id = $1`, [id]);
     w.fakes.gatewayTwo.complete(w.fakes.gatewayTwo.orderFor(id)!.id);
     const superadmin = await makeUser(w.t, w.site, { role: 'superadmin' });
     await api(w.t.app).as(superadmin.token).post('/admin/jobs/reconciliation/run').expect(200);

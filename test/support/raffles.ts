@@ -4,6 +4,21 @@ import { uid } from './factories';
 
 const DAY = 24 * 60 * 60 * 1000;
 
+/** The spec's Raffle entry form, as nested in a Raffle or a User (DESIGN §4: never omit one). */
+export const RAFFLE_ENTRY_FIELDS = [
+  'id',
+  'raffle_id',
+  'user_id',
+  'site_id',
+  'ip_address',
+  'user_agent',
+  'created_at',
+  'entries_count',
+  'points_spent',
+  'raffle',
+  'user',
+].sort();
+
 /** A valid `POST /admin/raffles` body: running from yesterday for a month, £2.50 a ticket. */
 export function raffleBody(over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
