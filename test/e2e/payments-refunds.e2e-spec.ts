@@ -77,6 +77,16 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
 
     const again = await refund(w.admin.token, orderId, { reason: 'Twice' }).expect(409);
     expect(again.body.code).toBe('NOT_REFUNDABLE');
+    // The buyer's activity states each refund as money is shown.
+    const logged = await w.t.db.query<Array<{ description: string }>>(
+      `SELECT description FROM activity_logs WHERE resource_id = $1 AND activity_type = 'payment_refunded'
+        ORDER BY created_at`,
+      [orderId],
+    );
+    expect(logged.map((l) => l.description)).toEqual([
+      'Refunded 2.50 GBP: Goodwill',
+      'Refunded 7.50 GBP: Customer request',
+    ]);
   });
 
   it('refunds a gatewaytwo payment at gatewaytwo', async () => {

@@ -113,6 +113,11 @@ describe('a slow gateway (answers after the client gives up)', () => {
         w.fakes.gatewayOne.setLatency(0);
       }
       expect(refundedAtGateway(order.checkout_id)).toBe(300);
+      const [held] = await w.t.db.query<Array<{ description: string }>>(
+        `SELECT description FROM activity_logs WHERE resource_id = $1 AND activity_type = 'payment_refund_held'`,
+        [order.order_id],
+      );
+      expect(held.description).toMatch(/^Refund of 3\.00 GBP unanswered by the gateway/);
       // Held: counted against what is left, so no refund can pass what was paid meanwhile.
       expect(await amountsOf(order.order_id)).toEqual({
         status: 'succeeded',

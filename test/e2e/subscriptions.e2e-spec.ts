@@ -1055,7 +1055,12 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
         .as(w.admin.token)
         .post('/admin/subscriptions/upgrade', { subscription_id: id, new_tier: cheaper.name, reason: 'x' })
         .expect(422)
-        .expect((r) => expect(r.body.code).toBe('NOT_AN_UPGRADE'));
+        .expect((r) =>
+          expect(r.body).toMatchObject({
+            code: 'NOT_AN_UPGRADE',
+            detail: `${cheaper.name} does not cost more than the current 10.00 GBP a period.`,
+          }),
+        );
       await api(w.t.app)
         .as(w.admin.token)
         .post('/admin/subscriptions/upgrade', { subscription_id: id, new_tier: 'no-such-tier', reason: 'x' })

@@ -131,7 +131,7 @@ export const ERROR_CATALOGUE = {
   CONSENT_REQUIRED: { status: 422, detail: 'Consent to data processing is needed to hold an account.' },
   CREDITS_UNAVAILABLE: { status: 422, detail: 'You do not have 2 entry credits to use.' },
   TIER_NOT_AVAILABLE: { status: 422, detail: 'This tier is no longer offered.' },
-  NOT_AN_UPGRADE: { status: 422, detail: 'silver does not cost more than the current 999 a period.' },
+  NOT_AN_UPGRADE: { status: 422, detail: 'silver does not cost more than the current 9.99 GBP a period.' },
   CURRENCY_MISMATCH: { status: 422, detail: 'This raffle is priced in GBP.' },
   ENDS_IN_PAST: { status: 422, detail: 'The raffle’s end_date has passed.' },
   FREE_ENTRY_NOT_OFFERED: { status: 422, detail: 'This raffle has no free entry route.' },

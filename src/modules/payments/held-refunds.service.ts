@@ -1,3 +1,4 @@
+import { formatMoney } from '#app/common/money.js';
 import { Injectable, Logger } from '@nestjs/common';
 import { NO_REQUEST, type RequestMeta } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
@@ -48,7 +49,7 @@ export class HeldRefundsService {
           userId: payment.user_id,
           siteId: payment.site_id,
           type: 'payment_refund_held',
-          description: `Refund of ${refund.amountCents} ${payment.currency} unanswered by the gateway: held until it is asked (${refund.reason})`,
+          description: `Refund of ${formatMoney(refund.amountCents, payment.currency)} unanswered by the gateway: held until it is asked (${refund.reason})`,
           severity: 'warning',
           resourceType: 'payment_transaction',
           resourceId: payment.id,

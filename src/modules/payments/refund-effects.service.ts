@@ -1,3 +1,4 @@
+import { formatMoney } from '#app/common/money.js';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
@@ -57,7 +58,7 @@ export class RefundEffectsService {
         userId: after.user_id,
         siteId: after.site_id,
         type: 'payment_refunded',
-        description: `Refunded ${amountCents} ${after.currency}: ${reason}`,
+        description: `Refunded ${formatMoney(amountCents, after.currency)}: ${reason}`,
         severity: 'warning',
         resourceType: 'payment_transaction',
         resourceId: after.id,

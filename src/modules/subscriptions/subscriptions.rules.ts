@@ -1,3 +1,4 @@
+import { formatMoney } from '#app/common/money.js';
 /**
  * The rules of memberships (DESIGN §5, §6) as plain functions: states and their flags, period dates,
  * the cooling-off refund, dunning, loyalty milestones, upgrades. No Nest, no database.
@@ -240,7 +241,7 @@ export function upgradeRefusal(
   if (tier.billing_interval !== current.billing_interval)
     return `${tier.name} is billed every ${tier.billing_interval}, the membership every ${current.billing_interval}.`;
   if (tier.amount_cents <= current.amount_cents)
-    return `${tier.name} does not cost more than the current ${current.amount_cents} a period.`;
+    return `${tier.name} does not cost more than the current ${formatMoney(current.amount_cents, current.currency)} a period.`;
   return null;
 }
 
