@@ -213,7 +213,7 @@ describe('The fulfilment of a paid raffle order (issue 9: the contended row last
       /^INSERT INTO pgboss\.job/i,
       /^WITH earned AS \( INSERT INTO point_transactions/i,
       // A referral the buyer's first payment completes (issue 12): a no-op statement when there is none.
-      /^WITH ref AS \( UPDATE referrals SET status = 'completed'/i,
+      /^WITH ref AS \( UPDATE referrals r SET status = 'completed'/i,
     ])
       expect(before.filter((t) => step.test(t))).toHaveLength(1);
     // No savepoints, no re-read of the payment or the site after the claim.

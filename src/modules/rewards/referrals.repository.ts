@@ -6,13 +6,17 @@ import type { Referral, ReferralStatus } from './entities/referral.entity.js';
 
 /**
  * The referee's pending referral completed by a payment, and the referrer's purchase bonus: sent with every
- * sale, mostly to find no pending referral, so its plan is kept (`keepPlan`) rather than made each time.
+ * sale, mostly to find no pending referral, so its plan is kept (`keepPlan`) rather than made each time. The
+ * referrer's account is held (`FOR KEY SHARE`, in the condition, so before the referral's row is locked): the
+ * bonus references it, and an erasure of the referrer locks the account, then its referrals (as
+ * `AccountsService.holdAccount`; taken the other way round, the two deadlocked).
  */
 const COMPLETE_PENDING = keepPlan(`
   WITH ref AS (
-    UPDATE referrals SET status = 'completed', completed_payment_id = $2, purchase_points = $3, updated_at = now()
-     WHERE referee_user_id = $1 AND status = 'pending'
-     RETURNING id, site_id, referrer_user_id),
+    UPDATE referrals r SET status = 'completed', completed_payment_id = $2, purchase_points = $3, updated_at = now()
+     WHERE r.referee_user_id = $1 AND r.status = 'pending'
+       AND EXISTS (SELECT 1 FROM users u WHERE u.id = r.referrer_user_id FOR KEY SHARE)
+     RETURNING r.id, r.site_id, r.referrer_user_id),
   ledger AS (
     INSERT INTO point_transactions (site_id, user_id, payment_transaction_id, reason, transaction_type, created_by, amount, metadata)
     SELECT ref.site_id, ref.referrer_user_id, NULL, 'Referral bonus: a friend you referred made a purchase', 'bonus', NULL, $3,

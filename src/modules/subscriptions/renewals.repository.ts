@@ -33,27 +33,37 @@ export class RenewalsRepository {
   constructor(private readonly tx: TransactionRunner) {}
 
   /**
-   * Claims up to `limit` due subscriptions for this renewal run (the ones another run holds are skipped):
-   * each gets the id of the payment that will charge its period, so it is charged once whoever runs. The tier's
-   * name by a subquery, not a join (see `SubscriptionsRepository`'s `SELECT_ROW`: a join meets the tier of the
-   * row's old version when the row changed meanwhile).
+   * Locks up to `limit` due subscriptions for this renewal run, the ones another run holds skipped (`FOR UPDATE SKIP
+   * LOCKED`: several runners never take the same one): their ids and members. `claimDue` then claims those whose
+   * member the run could hold (see `RenewalsJob.claim`).
    */
-  async claimDue(now: Date, limit: number): Promise<ClaimedRenewal[]> {
+  lockDue(now: Date, limit: number): Promise<Array<{ id: string; user_id: string }>> {
+    return this.tx.manager.query(
+      `SELECT id, user_id FROM subscriptions
+        WHERE status IN (${RENEWING}) AND auto_renew AND next_billing_date <= $1 AND pending_payment_id IS NULL
+        ORDER BY next_billing_date
+        LIMIT $2
+        FOR UPDATE SKIP LOCKED`,
+      [now, limit],
+    );
+  }
+
+  /**
+   * Claims the subscriptions `lockDue` locked (`ids`): each gets the id of the payment that will charge its
+   * period, so it is charged once whoever runs. The tier's name by a subquery, not a join (see
+   * `SubscriptionsRepository`'s `SELECT_ROW`).
+   */
+  async claimDue(ids: string[]): Promise<ClaimedRenewal[]> {
+    if (!ids.length) return [];
     const [rows] = await this.tx.manager.query<[ClaimedRenewal[], number]>(
       `UPDATE subscriptions s SET pending_payment_id = gen_random_uuid(), pending_payment_claimed_at = now(),
                                   updated_at = now()
-         FROM (SELECT id FROM subscriptions
-                WHERE status IN (${RENEWING}) AND auto_renew
-                  AND next_billing_date <= $1 AND pending_payment_id IS NULL
-                ORDER BY next_billing_date
-                LIMIT $2
-                FOR UPDATE SKIP LOCKED) due
-        WHERE s.id = due.id
+        WHERE s.id = ANY($1::uuid[])
        RETURNING s.id, s.site_id, s.user_id, s.status, s.amount_cents, s.currency, s.billing_interval,
                  (SELECT t.name FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_name,
                  s.gatewayone_registration_id, s.pending_payment_id, s.current_period_start,
                  s.current_period_end, s.past_due_since, s.failed_charges`,
-      [now, limit],
+      [ids],
     );
     return rows;
   }

@@ -5,6 +5,7 @@ import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import { PaymentHooks } from '#app/modules/payments/hooks/payment-hooks.js';
 import { EntryCredits } from '#app/modules/raffles/ports/entry-credits.port.js';
+import { AccountsService } from '#app/modules/users/accounts.service.js';
 import type { SubscriptionDto } from './dto/subscription.dto.js';
 import { toNestedSubscription, toSubscriptionDto } from './subscriptions.mapper.js';
 import { type SubscriptionRow, SubscriptionsRepository } from './subscriptions.repository.js';
@@ -21,12 +22,20 @@ export class SubscriptionsService implements OnModuleInit {
     private readonly credits: EntryCredits,
     private readonly hooks: PaymentHooks,
     private readonly loyalty: LoyaltyPort,
+    private readonly accounts: AccountsService,
   ) {}
 
   onModuleInit(): void {
     this.credits.provide(
       'membership',
-      { take: (req) => this.subs.takeCredits(req.userId, req.siteId, req.quantity) },
+      {
+        // The member's account before the membership (`AccountsService.holdAccount`): the entry then writes
+        // rows referencing the member, and an erasure locks the account, then the memberships.
+        take: async (req) => {
+          await this.accounts.holdAccount(req.userId);
+          return this.subs.takeCredits(req.userId, req.siteId, req.quantity);
+        },
+      },
       10,
     );
     this.hooks.provideSubscriptions(async (ids) => {

@@ -61,6 +61,14 @@ export class AccountsService implements AuthUserLookup {
     return this.users.holdForKeyShare(userId);
   }
 
+  /**
+   * `holdAccount` for a batch's users, passing over any an erasure holds (the batch leaves them for its next
+   * run, by when the erasure has ended what it must): answers those held.
+   */
+  holdAccountsSkippingErasures(userIds: string[]): Promise<string[]> {
+    return this.users.holdForKeyShareSkippingLocked(userIds);
+  }
+
   /** Whether a live user has never set a password (made by a guest purchase or a website form). */
   awaitsPassword(userId: string): Promise<boolean> {
     return this.users.awaitsPassword(userId);

@@ -69,6 +69,16 @@ export class UsersRepository {
     await this.tx.manager.query(`SELECT 1 FROM users WHERE id = $1 FOR KEY SHARE`, [id]);
   }
 
+  /** `holdForKeyShare` for several users, skipping those another transaction holds (an erasure); the held ids. */
+  async holdForKeyShareSkippingLocked(ids: string[]): Promise<string[]> {
+    if (!ids.length) return [];
+    const rows = await this.tx.manager.query<Array<{ id: string }>>(
+      `SELECT id FROM users WHERE id = ANY($1::uuid[]) ORDER BY id FOR KEY SHARE SKIP LOCKED`,
+      [ids],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** Whether a live user has never set a password (made by a guest purchase or a website form). */
   async awaitsPassword(id: string, manager?: EntityManager): Promise<boolean> {
     const rows = await (manager ?? this.tx.manager).query<Array<{ awaits: boolean }>>(

@@ -1,4 +1,5 @@
 import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { ProviderError } from '#app/infra/providers/provider-error.js';
@@ -38,6 +39,7 @@ export class RenewalsJob implements OnModuleInit {
     private readonly charges: StoredCardChargesService,
     private readonly effects: RenewalEffectsService,
     private readonly tx: TransactionRunner,
+    private readonly accounts: AccountsService,
   ) {}
 
   onModuleInit(): void {
@@ -67,7 +69,14 @@ export class RenewalsJob implements OnModuleInit {
 
   /** Claims a batch and writes its pending payments; those the members' own limits refuse are declined. */
   private async claim(now: Date): Promise<{ claimed: ClaimedRenewal[] }> {
-    const claimed = await this.renewals.claimDue(now, RENEWAL_BATCH);
+    // A batch writes payments and activity referencing its members, whose rows an erasure locks before their
+    // memberships. The run locks memberships first, so it takes the members' rows without waiting
+    // (`holdAccountsSkippingErasures`) and leaves a member being erased alone: the erasure ends the membership.
+    const due = await this.renewals.lockDue(now, RENEWAL_BATCH);
+    const held = new Set(
+      await this.accounts.holdAccountsSkippingErasures([...new Set(due.map((d) => d.user_id))]),
+    );
+    const claimed = await this.renewals.claimDue(due.filter((d) => held.has(d.user_id)).map((d) => d.id));
     const withCard = claimed.filter((c) => c.gatewayone_registration_id);
     const refused: Map<string, string> = await this.charges.createPending(
       withCard.map((c) => ({
