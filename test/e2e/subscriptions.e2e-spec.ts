@@ -1,3 +1,4 @@
+import { EndedMembershipsBillNoMore1795760000000 } from '#app/infra/database/migrations/1795760000000-EndedMembershipsBillNoMore.js';
 import { Client } from 'pg';
 import { api } from '../support/api';
 import { sentTwice } from '../support/idempotency';
@@ -1014,6 +1015,27 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       const s = (await getSubscription(w, member.token, id).expect(200)).body;
       expect(s).toMatchObject({ status: 'cancelled', is_active: false });
       expect(s.cancelled_at).not.toBeNull();
+    });
+
+    it('clears, once, the billing date a membership ended before kept (migration 1795760000000)', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/cancel', { subscription_id: id, reason: 'Moved away', immediate: true })
+        .expect(200);
+      // As the code before it left such a row: cancelled, its old date still stored.
+      await w.t.db.query(
+        `UPDATE subscriptions SET next_billing_date = now() + interval '20 days' WHERE id = $1`,
+        [id],
+      );
+      const runner = w.t.db.createQueryRunner();
+      try {
+        await new EndedMembershipsBillNoMore1795760000000().up(runner);
+      } finally {
+        await runner.release();
+      }
+      const s = (await getSubscription(w, member.token, id).expect(200)).body;
+      expect(s).toMatchObject({ status: 'cancelled', next_billing_date: null });
     });
 
     it('immediately outside the window: cancelled now, no refund; a gateway schedule it had is deleted', async () => {

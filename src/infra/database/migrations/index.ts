@@ -31,6 +31,7 @@ import { LastFailedLogin1795720000000 } from './1795720000000-LastFailedLogin.js
 import { DrawBeaconRound1795730000000 } from './1795730000000-DrawBeaconRound.js';
 import { LateSuccessWatch1795740000000 } from './1795740000000-LateSuccessWatch.js';
 import { RefundReservedAt1795750000000 } from './1795750000000-RefundReservedAt.js';
+import { EndedMembershipsBillNoMore1795760000000 } from './1795760000000-EndedMembershipsBillNoMore.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   DrawBeaconRound1795730000000,
   LateSuccessWatch1795740000000,
   RefundReservedAt1795750000000,
+  EndedMembershipsBillNoMore1795760000000,
 ];
