@@ -8,6 +8,7 @@ import {
   orderAsUser,
   type PaymentsWorld,
   raffleOn,
+  scheduledRunWatching,
   spentThisMonth,
   startPaymentsWorld,
   stopPaymentsWorld,
@@ -324,9 +325,7 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
       `UPDATE payment_transactions SET created_at = now() - interval '10 minutes' WHERE id = $1`,
       [order.order_id],
     );
-    const superadmin = await makeUser(w.t, w.site, { role: 'superadmin' });
-    await api(w.t.app).as(superadmin.token).post('/admin/jobs/reconciliation/run').expect(200);
-    await w.t.drain();
+    await scheduledRunWatching(w, [order.order_id]);
     expect(await row()).toEqual({ status: 'succeeded', fulfilment: 'entered' });
     expect(
       await w.t.db.query(`SELECT entries_count FROM raffle_entries WHERE payment_transaction_id = $1`, [

@@ -10,6 +10,7 @@ import {
   buyerWithLimit,
   type PaymentsWorld,
   raffleOn,
+  scheduledRunWatching,
   spentThisMonth,
   startPaymentsWorld,
   stopPaymentsWorld,
@@ -653,13 +654,16 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
       );
     await reconcile();
     expect(await paymentRow(id)).toMatchObject({ status: 'cancelled', fulfilment: null });
-    // Asked again while the checkout is still open at the gateway: nothing changes, nothing is written.
-    await reconcile();
+    // Asked again by the schedule while the checkout is still open at the gateway: nothing changes or is written.
+    await scheduledRunWatching(w, [id]);
     expect(await paymentRow(id)).toMatchObject({ status: 'cancelled', fulfilment: null });
     expect(await activity()).toHaveLength(1);
     // The buyer pays the old checkout after all, and the gateway's webhook is lost.
     w.fakes.gatewayTwo.complete(w.fakes.gatewayTwo.orderFor(id)!.id);
+    // An admin's run asks about open payments only; the schedule's watched queue settles it.
     await reconcile();
+    expect(await paymentRow(id)).toMatchObject({ status: 'cancelled' });
+    await scheduledRunWatching(w, [id]);
     expect(await paymentRow(id)).toMatchObject({ status: 'succeeded', fulfilment: 'entered' });
     expect(
       await w.t.db.query(`SELECT 1 FROM raffle_entries WHERE payment_transaction_id = $1`, [id]),
@@ -672,7 +676,6 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
   });
 
   it('asks about payments still open before a week of declines, and about at most a batch of those a run', async () => {
-    const job = w.t.app.get(ReconcilePaymentsJob);
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);
     const model = await orderOpened(buyer.token, raffle, '1 day');
@@ -691,11 +694,11 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
       // A buyer pays five minutes ago, and the gateway's webhook is lost.
       const paid = await orderOpened(buyer.token, raffle, '5 minutes');
       w.fakes.gatewayTwo.complete(w.fakes.gatewayTwo.orderFor(paid)!.id);
-      await job.run(new Date(Date.now() - RECONCILE_AFTER_MS));
-      await w.t.drain();
+      await scheduledRunWatching(w, declined);
       expect(await paymentRow(paid)).toMatchObject({ status: 'succeeded', fulfilment: 'entered' });
       const [asked] = await w.t.db.query<Array<{ n: number }>>(
-        `SELECT count(*)::int AS n FROM payment_transactions WHERE id = ANY($1::uuid[]) AND reconciled_at IS NOT NULL`,
+        `SELECT count(*)::int AS n FROM payment_transactions
+          WHERE id = ANY($1::uuid[]) AND reconciled_at > now() - interval '1 minute'`,
         [declined],
       );
       expect(asked.n).toBe(100);
@@ -710,12 +713,12 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
     const id = await orderOpened(buyer.token, raffle, '8 days');
     await w.t.db.query(`UPDATE payment_transactions SET status = 'cancelled' WHERE id = $1`, [id]);
     w.fakes.gatewayTwo.complete(w.fakes.gatewayTwo.orderFor(id)!.id);
-    const superadmin = await makeUser(w.t, w.site, { role: 'superadmin' });
-    await api(w.t.app).as(superadmin.token).post('/admin/jobs/reconciliation/run').expect(200);
-    await w.t.drain();
-    const [row] = await w.t.db.query(`SELECT status, reconciled_at FROM payment_transactions WHERE id = $1`, [
-      id,
-    ]);
-    expect(row).toEqual({ status: 'cancelled', reconciled_at: null });
+    await scheduledRunWatching(w, [id]);
+    // Left as it was: not asked (its last ask stays the one the helper set, seven hours ago).
+    const [row] = await w.t.db.query(
+      `SELECT status, reconciled_at < now() - interval '6 hours' AS unasked FROM payment_transactions WHERE id = $1`,
+      [id],
+    );
+    expect(row).toEqual({ status: 'cancelled', unasked: true });
   });
 });

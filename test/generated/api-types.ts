@@ -7014,7 +7014,7 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
-      /** @description `NOT_AN_UPGRADE`: silver does not cost more than the current 999 a period. */
+      /** @description `NOT_AN_UPGRADE`: silver does not cost more than the current 9.99 GBP a period. */
       422: {
         headers: {
           [name: string]: unknown;

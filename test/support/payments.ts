@@ -1,3 +1,7 @@
+import {
+  RECONCILE_AFTER_MS,
+  ReconcilePaymentsJob,
+} from '#app/modules/payments/jobs/reconcile-payments.job.js';
 import type { AppConfig } from '#app/config/app-config.js';
 import { api } from './api';
 import { createTestApp, type TestApp } from './app';
@@ -97,4 +101,20 @@ export async function pauseFor(w: PaymentsWorld, token: string, days = 30): Prom
 export async function spentThisMonth(w: PaymentsWorld, token: string): Promise<number> {
   const limits = await api(w.t.app).as(token).get('/users/me/limits').expect(200);
   return (limits.body as { spent_this_month_cents: number }).spent_this_month_cents;
+}
+
+/**
+ * The scheduled reconciliation run (`ReconcilePaymentsJob`), with `watched` the only payments given up here that
+ * are due in its watched queue: the run's database is shared by every test file, whose declined payments would
+ * otherwise take the queue's one batch. Marks the others asked now (their schedule only); `watched` due now.
+ */
+export async function scheduledRunWatching(w: PaymentsWorld, watched: string[]): Promise<void> {
+  await w.t.db.query(
+    `UPDATE payment_transactions
+        SET reconciled_at = CASE WHEN id = ANY($1::uuid[]) THEN now() - interval '7 hours' ELSE now() END
+      WHERE status IN ('failed', 'cancelled') AND fulfilled_at IS NULL`,
+    [watched],
+  );
+  await w.t.app.get(ReconcilePaymentsJob).run(new Date(Date.now() - RECONCILE_AFTER_MS));
+  await w.t.drain();
 }
