@@ -1,6 +1,15 @@
 import { api } from '../support/api';
 import { codeBody, makeBrand } from '../support/discounts';
-import { DEFAULT_PASSWORD, makeSite, makeUser, type MadeUser, pointsOf, uid } from '../support/factories';
+import {
+  DEFAULT_PASSWORD,
+  makeSite,
+  makeUser,
+  type MadeUser,
+  pointsOf,
+  uid,
+  registerOn,
+  referralCodeOf,
+} from '../support/factories';
 import {
   activeMember,
   makeDue,
@@ -24,21 +33,8 @@ describe('account deletion', () => {
     api(w.t.app).as(user.token).delete('/users/me').send(body);
   const deleteAs = (token: string, id: string, body: object = {}) =>
     api(w.t.app).as(token).delete(`/admin/users/${id}`).send(body);
-  const register = (body: Record<string, unknown>, ip = `203.0.113.${1 + Math.floor(Math.random() * 250)}`) =>
-    api(w.t.app)
-      .from(ip)
-      .post('/auth/register', {
-        email: `new-${uid()}@example.com`,
-        password: DEFAULT_PASSWORD,
-        site_id: w.site,
-        data_processing_consent: true,
-        age_confirmed: true,
-        ...body,
-      })
-      .expect(201);
-  const codeOf = async (user: MadeUser): Promise<string> =>
-    (await api(w.t.app).as(user.token).get('/rewards/referral-code').expect(200)).body
-      .referral_code as string;
+  const register = (body: Record<string, unknown>) => registerOn(w.t, w.site, body).expect(201);
+  const codeOf = (user: MadeUser): Promise<string> => referralCodeOf(w.t, user.token);
   /** A paid £2.50 order of `token`'s user, confirmed; answers its id. */
   const pays = async (token: string): Promise<string> => {
     const raffle = await raffleOn(w);

@@ -1,5 +1,5 @@
 import { api } from '../support/api';
-import { DEFAULT_PASSWORD, makeUser, type MadeUser, pointsOf, uid } from '../support/factories';
+import { makeUser, type MadeUser, pointsOf, registerOn, referralCodeOf } from '../support/factories';
 import { holdRows, untilWaiting } from '../support/held-rows';
 import { activeMember, makeDue, tierOn, withRoot, type MembershipWorld } from '../support/memberships';
 import { confirm, orderAsUser, raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
@@ -50,23 +50,11 @@ describe('lock orders against an account erasure (PostgreSQL)', () => {
   };
 
   const register = (referralCode: string) =>
-    api(w.t.app)
-      .from(`203.0.113.${1 + Math.floor(Math.random() * 250)}`)
-      .post('/auth/register', {
-        email: `referee-${uid()}@example.com`,
-        password: DEFAULT_PASSWORD,
-        site_id: w.site,
-        data_processing_consent: true,
-        age_confirmed: true,
-        referral_code: referralCode,
-      })
-      .expect(201);
+    registerOn(w.t, w.site, { referral_code: referralCode }).expect(201);
   /** A referrer, and a referee who signed up with its code and has a paid (not yet confirmed) first order. */
   const referralWithPaidOrder = async () => {
     const referrer = await makeUser(w.t, w.site);
-    const code = (await api(w.t.app).as(referrer.token).get('/rewards/referral-code').expect(200)).body
-      .referral_code as string;
-    const res = await register(code);
+    const res = await register(await referralCodeOf(w.t, referrer.token));
     const referee = { token: res.body.access_token as string, id: res.body.user.id as string };
     const raffle = await raffleOn(w);
     const order = await orderAsUser(w, referee.token, raffle.item_id, { quantity: 1 });

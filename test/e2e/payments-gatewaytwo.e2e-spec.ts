@@ -655,9 +655,18 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
     await reconcile();
     expect(await paymentRow(id)).toMatchObject({ status: 'cancelled', fulfilment: null });
     // Asked again by the schedule while the checkout is still open at the gateway: nothing changes or is written.
+    const lastChange = async () =>
+      (
+        await w.t.db.query<Array<{ at: Date }>>(
+          `SELECT updated_at AS at FROM payment_transactions WHERE id = $1`,
+          [id],
+        )
+      )[0].at;
+    const before = await lastChange();
     await scheduledRunWatching(w, [id]);
     expect(await paymentRow(id)).toMatchObject({ status: 'cancelled', fulfilment: null });
     expect(await activity()).toHaveLength(1);
+    expect(await lastChange()).toEqual(before);
     // The buyer pays the old checkout after all, and the gateway's webhook is lost.
     w.fakes.gatewayTwo.complete(w.fakes.gatewayTwo.orderFor(id)!.id);
     // An admin's run asks about open payments only; the schedule's watched queue settles it.

@@ -5,7 +5,15 @@ import { PaymentPointsService } from '#app/modules/rewards/payment-points.servic
 import { MAX_BALANCE } from '#app/modules/rewards/rewards.rules.js';
 import { api } from '../support/api';
 import { bulkBody, codeBody, makeBrand } from '../support/discounts';
-import { DEFAULT_PASSWORD, makeUser, type MadeUser, pointsOf, uid, givePoints } from '../support/factories';
+import {
+  makeUser,
+  type MadeUser,
+  pointsOf,
+  uid,
+  givePoints,
+  registerOn,
+  referralCodeOf,
+} from '../support/factories';
 import { untilSomeoneWaits } from '../support/held-rows';
 import {
   confirm,
@@ -49,20 +57,8 @@ describe('rewards economy (issue 12)', () => {
         [id],
       )
     )[0].current_uses;
-  const register = (body: Record<string, unknown>, ip: string) =>
-    api(w.t.app)
-      .from(ip)
-      .post('/auth/register', {
-        email: `new-${uid()}@example.com`,
-        password: DEFAULT_PASSWORD,
-        site_id: w.site,
-        data_processing_consent: true,
-        age_confirmed: true,
-        ...body,
-      });
-  const codeOf = async (user: MadeUser): Promise<string> =>
-    (await api(w.t.app).as(user.token).get('/rewards/referral-code').expect(200)).body
-      .referral_code as string;
+  const register = (body: Record<string, unknown>, ip: string) => registerOn(w.t, w.site, body, ip);
+  const codeOf = (user: MadeUser): Promise<string> => referralCodeOf(w.t, user.token);
   const summaryOf = async (token: string): Promise<Record<string, unknown>> =>
     (await api(w.t.app).as(token).get(`/rewards/summary?site_id=${w.site}`).expect(200)).body as Record<
       string,

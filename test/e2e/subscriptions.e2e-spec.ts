@@ -2,7 +2,7 @@ import { EndedMembershipsBillNoMore1795760000000 } from '#app/infra/database/mig
 import { Client } from 'pg';
 import { api } from '../support/api';
 import { sentTwice } from '../support/idempotency';
-import { DEFAULT_PASSWORD, makeSite, makeUser, pointsOf, uid } from '../support/factories';
+import { makeSite, makeUser, pointsOf, registerOn, referralCodeOf } from '../support/factories';
 import { untilSomeoneWaits, untilWaiting } from '../support/held-rows';
 import {
   activeMember,
@@ -489,22 +489,8 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
   describe('renewals', () => {
     it('completes a referral whose referee’s first payment is the charge after a trial', async () => {
       const referrer = await makeUser(w.t, w.site);
-      const code = (
-        (await api(w.t.app).as(referrer.token).get('/rewards/referral-code').expect(200)).body as {
-          referral_code: string;
-        }
-      ).referral_code;
-      const reg = await api(w.t.app)
-        .from('203.0.113.91')
-        .post('/auth/register', {
-          email: `referee-${uid()}@example.com`,
-          password: DEFAULT_PASSWORD,
-          site_id: w.site,
-          data_processing_consent: true,
-          age_confirmed: true,
-          referral_code: code,
-        })
-        .expect(201);
+      const code = await referralCodeOf(w.t, referrer.token);
+      const reg = await registerOn(w.t, w.site, { referral_code: code }).expect(201);
       const referee = reg.body as { access_token: string; user: { id: string } };
       expect(await pointsOf(w.t, referrer.user.id)).toBe(50); // the sign-up bonus
       const trial = await tierOn(w, { amount_cents: 500, trial_days: 7, entry_credits_per_period: 3 });

@@ -99,3 +99,31 @@ export async function givePoints(
     .post('/admin/rewards/adjust', { user_id: user.user.id, amount, reason })
     .expect(201);
 }
+
+/**
+ * `POST /auth/register` of a new member of `siteId` as a visitor would send it (`body` overrides any field), from
+ * `ip` (a fresh address by default, so that the per-address limit and the self-referral check do not meet).
+ */
+export function registerOn(
+  t: TestApp,
+  siteId: string,
+  body: Record<string, unknown> = {},
+  ip = `203.0.113.${1 + Math.floor(Math.random() * 250)}`,
+) {
+  return api(t.app)
+    .from(ip)
+    .post('/auth/register', {
+      email: `new-${uid()}@example.com`,
+      password: DEFAULT_PASSWORD,
+      site_id: siteId,
+      data_processing_consent: true,
+      age_confirmed: true,
+      ...body,
+    });
+}
+
+/** A member's referral code, as `GET /rewards/referral-code` answers it. */
+export async function referralCodeOf(t: TestApp, token: string): Promise<string> {
+  const res = await api(t.app).as(token).get('/rewards/referral-code').expect(200);
+  return (res.body as { referral_code: string }).referral_code;
+}

@@ -1,4 +1,4 @@
-import type { NewPointTransaction } from './points.repository.js';
+import type { NewPointTransaction } from './points.statements.js';
 import type { EntryBase } from './points.types.js';
 import { REASON_MAX } from './rewards.rules.js';
 

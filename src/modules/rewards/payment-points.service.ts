@@ -5,13 +5,13 @@ import { SitesService } from '#app/modules/sites/sites.service.js';
 import type { PointTransactionRecordDto } from '#app/modules/users/dto/user-records.dto.js';
 import { ledgerEntry, positiveInteger } from './ledger-entry.js';
 import { toPointTransactionRecordDto } from './points.mapper.js';
+import { PointsRepository } from './points.repository.js';
 import {
   EARN_ONCE_FOR_PAYMENT,
   EARN_ONCE_FOR_PAYMENTS,
   entryParams,
   type NewPointTransaction,
-  PointsRepository,
-} from './points.repository.js';
+} from './points.statements.js';
 import type { LedgerMeta, ReversalOutcome, ReverseInput } from './points.types.js';
 import {
   REASON_MAX,

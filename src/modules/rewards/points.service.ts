@@ -4,13 +4,8 @@ import { AppException } from '#app/common/errors/app.exception.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { PointTransaction } from './entities/point-transaction.entity.js';
 import { ledgerEntry, positiveInteger } from './ledger-entry.js';
-import {
-  BONUS_MANY,
-  DEBIT_FOR_CLAIM,
-  entryParams,
-  INSERT_ENTRY,
-  PointsRepository,
-} from './points.repository.js';
+import { PointsRepository } from './points.repository.js';
+import { BONUS_MANY, DEBIT_FOR_CLAIM, entryParams, INSERT_ENTRY } from './points.statements.js';
 import type { AdjustInput, CreditInput, EarnInput, EntryBase, PointsOutcome } from './points.types.js';
 import {
   MAX_BALANCE,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { keepPlan } from '#app/infra/database/kept-plans.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
-import { SATURATING } from './points.repository.js';
+import { SATURATING } from './points.statements.js';
 import type { Referral, ReferralStatus } from './entities/referral.entity.js';
 
 /**

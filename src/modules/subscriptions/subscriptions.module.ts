@@ -21,6 +21,7 @@ import { SubscriptionChangesService } from './subscription-changes.service.js';
 import { SubscriptionPausesService } from './subscription-pauses.service.js';
 import { SubscriptionPaymentsHandler } from './subscription-payments.handler.js';
 import { SubscriptionsController } from './subscriptions.controller.js';
+import { ExpiriesRepository } from './expiries.repository.js';
 import { RenewalsRepository } from './renewals.repository.js';
 import { SubscriptionsRepository } from './subscriptions.repository.js';
 import { SubscriptionsService } from './subscriptions.service.js';
@@ -48,6 +49,7 @@ import { TiersService } from './tiers.service.js';
     TiersService,
     SubscriptionsRepository,
     RenewalsRepository,
+    ExpiriesRepository,
     SubscriptionsService,
     SubscribeService,
     SubscriptionChangesService,

@@ -1,3 +1,4 @@
+import { sentFields } from '#app/common/validation/sent-fields.js';
 import type { CreateTierDto, UpdateTierDto } from './dto/tier.dto.js';
 import type { SubscriptionTier } from './entities/subscription-tier.entity.js';
 
@@ -44,10 +45,7 @@ export function newTier(
 
 /** The column changes an update asks for: only the fields sent; a new name also renews its key. */
 export function tierChanges(body: UpdateTierDto): Partial<SubscriptionTier> {
-  const changes: Partial<SubscriptionTier> = {};
-  for (const [key, value] of Object.entries(body) as Array<[keyof UpdateTierDto, unknown]>) {
-    if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
-  }
+  const changes = sentFields(body) as Partial<SubscriptionTier>;
   if (typeof body.name === 'string') {
     changes.name = body.name.trim();
     changes.name_normalized = normalizeTierName(body.name);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
+import { sentFields } from '#app/common/validation/sent-fields.js';
 import { AppException } from '#app/common/errors/app.exception.js';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
@@ -68,10 +69,7 @@ export class UsersService {
         });
       }
       if (Object.keys(changes).length) await this.users.update(user.id, changes, manager);
-      // The fields sent: a validated body holds every declared field, `undefined` where it was not sent.
-      const profile = Object.fromEntries(
-        Object.entries(body.profile ?? {}).filter(([, value]) => value !== undefined),
-      );
+      const profile = sentFields(body.profile ?? {});
       const profileFields = Object.keys(profile);
       if (profileFields.length) await this.users.updateProfile(user.id, profile, manager);
       await this.activity.record(

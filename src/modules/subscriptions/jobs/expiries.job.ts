@@ -3,7 +3,7 @@ import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
-import { RenewalsRepository } from '../renewals.repository.js';
+import { ExpiriesRepository } from '../expiries.repository.js';
 
 /**
  * Memberships whose time has come, moved set-based (every 15 minutes, and `POST /admin/jobs/expiries/run`):
@@ -15,7 +15,7 @@ import { RenewalsRepository } from '../renewals.repository.js';
 export class ExpiriesJob implements OnModuleInit {
   constructor(
     private readonly jobs: JobQueue,
-    private readonly renewals: RenewalsRepository,
+    private readonly expiries: ExpiriesRepository,
     private readonly activity: ActivityLogService,
     private readonly tx: TransactionRunner,
   ) {}
@@ -30,7 +30,7 @@ export class ExpiriesJob implements OnModuleInit {
 
   async run(now: Date): Promise<number> {
     return this.tx.run(async () => {
-      const moved = await this.renewals.expire(now);
+      const moved = await this.expiries.expire(now);
       this.activity.recordManyLater(
         moved.map((s) => ({
           userId: s.user_id,
