@@ -276,6 +276,9 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
     it.each([
       ['is down (503)', () => w.fulfilment.goDown(), () => w.fulfilment.comeUp()],
       ['asks it to slow down (429)', () => w.fulfilment.failNext(1, 429), () => undefined],
+      // Our key or URL at fault, not the order (a key rotated at the provider first): waited out, not refunded.
+      ['refuses our key (401)', () => w.fulfilment.failNext(1, 401), () => undefined],
+      ['answers 404 for its orders’ address', () => w.fulfilment.failNext(1, 404), () => undefined],
     ])(
       'waits out a provider that %s at submission, then delivers the order once',
       async (_how, turnAway, recover) => {
@@ -473,6 +476,9 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
     it.each([
       ['finds the provider down (503)', (w_: MerchWorld) => w_.fulfilment.goDown()],
       ['is asked to slow down (429)', (w_: MerchWorld) => w_.fulfilment.failNext(1, 429)],
+      // Turned away before the provider looks at the order or its key, so it says nothing of the first attempt.
+      ['is refused our key (401)', (w_: MerchWorld) => w_.fulfilment.failNext(1, 401)],
+      ['is refused as forbidden (403)', (w_: MerchWorld) => w_.fulfilment.failNext(1, 403)],
     ])(
       'keeps an order whose answer was lost when the last attempt %s: no refund, sent again later',
       async (_case, turnAway) => {

@@ -14,6 +14,7 @@ import {
   isFinal,
   nextStage,
   refundsOn,
+  refusesTheOrder,
   stageOf,
   stageOnSubmit,
 } from './merch.rules.js';
@@ -146,8 +147,9 @@ export class MerchFulfilmentService {
   }
 
   /**
-   * An attempt that got no order back. Refused, or never processed on any attempt: the order failed and the
-   * buyer is refunded (unless a whole refund came first). An attempt the provider may have acted on (a lost
+   * An attempt that got no order back. The order refused, or never processed on any attempt: the order failed
+   * and the buyer is refunded (unless a whole refund came first). A refusal of our key or URL is not the
+   * order's: it is waited out as an outage is (`refusesTheOrder`). An attempt the provider may have acted on (a lost
    * answer) is noted on the order, so that a later attempt's plain outage cannot refund an order made
    * meanwhile; when the last attempt ends so, the order keeps waiting and a new job sends it again later with
    * the same idempotencyKey. An attempt that provably never reached the provider takes its mark back.
@@ -159,7 +161,7 @@ export class MerchFulfilmentService {
     earlierMayHaveActed: boolean,
   ): Promise<void> {
     const then = afterSubmitFailure({
-      refused: error.kind === 'rejected',
+      refused: refusesTheOrder(error),
       mayHaveActed: error.mayHaveActed,
       lastAttempt,
       earlierMayHaveActed,

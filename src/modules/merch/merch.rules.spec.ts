@@ -6,6 +6,7 @@ import {
   nextStage,
   priceOrder,
   refundsOn,
+  refusesTheOrder,
   stageOf,
   stageOnSubmit,
 } from './merch.rules.js';
@@ -137,6 +138,15 @@ describe('merch rules', () => {
     it('fails a refused order at once, whatever came before', () => {
       expect(attempt({ refused: true })).toBe('fail');
       expect(attempt({ refused: true, earlierMayHaveActed: true })).toBe('fail');
+    });
+
+    it('counts a 4xx about the order as its refusal, but not one of our key or URL, nor an outage', () => {
+      expect(refusesTheOrder({ kind: 'rejected', httpStatus: 400 })).toBe(true);
+      expect(refusesTheOrder({ kind: 'rejected', httpStatus: 422 })).toBe(true);
+      for (const httpStatus of [401, 403, 404])
+        expect(refusesTheOrder({ kind: 'rejected', httpStatus })).toBe(false);
+      expect(refusesTheOrder({ kind: 'unavailable', httpStatus: 503 })).toBe(false);
+      expect(refusesTheOrder({ kind: 'unavailable' })).toBe(false);
     });
 
     it('leaves an attempt before the last to the job’s back-off', () => {

@@ -82,6 +82,17 @@ export function nextStage(current: StatusStage, target: StatusStage | null): Sta
 }
 
 /**
+ * Refusals of the caller, not of the order: our key (401, 403) or our base URL (404). The provider turns such a
+ * request away before it looks at the order or its idempotencyKey, so it says nothing about an order an
+ * earlier attempt may have made, and the order itself is not at fault: like an outage, it is waited out.
+ */
+const REFUSES_THE_CALLER = new Set([401, 403, 404]);
+
+/** Whether a provider's answer refuses the order itself (a 4xx about the request), which no retry mends. */
+export const refusesTheOrder = (error: { kind: 'unavailable' | 'rejected'; httpStatus?: number }): boolean =>
+  error.kind === 'rejected' && !REFUSES_THE_CALLER.has(error.httpStatus ?? 0);
+
+/**
  * What a submission attempt that got no order back leads to. `fail` (the order fails and is refunded):
  * the provider refused it, or the last attempt was provably never processed and no earlier one may have
  * been either. `retry`: the job's own back-off. `later`: the last attempt ended and the provider may hold
