@@ -288,6 +288,23 @@ describe('website forms that become members (issue 14)', () => {
       expect(await inbox(`${site}:${id}`)).toHaveLength(0);
     });
 
+    it('refuses (400) a builder site id or trigger type longer than the inbox keeps, storing nothing (not a 500)', async () => {
+      const email = `long-ids-${n}@example.com`;
+      const longSite = submission(email);
+      longSite.payload.siteId = 'x'.repeat(65);
+      const longTrigger = { ...submission(email), triggerType: 'form_submission_'.padEnd(61, 'x') };
+      for (const body of [longSite, longTrigger]) {
+        const res = await deliver(JSON.stringify(body)).expect(400);
+        expect(res.body).toMatchObject({ code: 'VALIDATION_FAILED' });
+      }
+      const stored = await t.db.query<Array<{ n: number }>>(
+        `SELECT count(*)::int AS n FROM inbound_events WHERE provider = 'cms' AND event_key = ANY($1)`,
+        [[`${'x'.repeat(65)}:${longSite.payload.id}`, `${site}:${longTrigger.payload.id}`]],
+      );
+      expect(stored[0].n).toBe(0);
+      expect(await usersWith(email)).toHaveLength(0);
+    });
+
     it('settles a submission whose address is longer than an account holds, with the reason, not a database error', async () => {
       const body = JSON.stringify(submission(`${'b'.repeat(250)}@example.com`));
       const id = (JSON.parse(body) as { payload: { id: string } }).payload.id;

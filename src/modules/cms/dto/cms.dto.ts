@@ -24,7 +24,8 @@ export class FormSubmissionPayloadDto {
   @Str({ max: 200, example: 'f1e2d3c4-b5a6-4789-9abc-def012345678' }) formElementId?: string;
   @Str({ max: 200, example: '6321a2b9c3f5e1001f2c1a71' }) pageId?: string;
   @Str({ max: 1000, example: '/join' }) publishedPath?: string;
-  @Str({ max: 200, example: 'main', description: 'The builder’s site; replays act on your own site.' })
+  // Bounded by what the inbox keeps of it (`inbound_events.site_id`): longer was a 500 after the signature held.
+  @Str({ max: 64, example: 'main', description: 'The builder’s site; replays act on your own site.' })
   siteId?: string;
   @Str({ max: 64, example: '2026-01-15T10:30:00.000Z' }) submittedAt?: string;
 
@@ -50,7 +51,8 @@ export class FormSubmissionPayloadDto {
 
 /** Endpoint 20 (and the live webhook's body): a `form_submission` event. */
 export class ReplaySubmissionDto {
-  @Str({ max: 100, example: 'form_submission' }) triggerType?: string;
+  // Bounded by the inbox's `event_type`, as `siteId` by its `site_id`.
+  @Str({ max: 60, example: 'form_submission' }) triggerType?: string;
 
   @Nested(() => FormSubmissionPayloadDto, { required: true })
   payload!: FormSubmissionPayloadDto;
