@@ -969,6 +969,55 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(w.fakes.gatewayOne.payments.get(b.checkoutId)?.refunds).toEqual([]);
     });
 
+    it('prices credits by the renewal an upgrade while past due was paid for at: its retry charged the new price', async () => {
+      const small = await tierOn(w, { amount_cents: 1000, entry_credits_per_period: 5 });
+      const big = await tierOn(w, { amount_cents: 2000, entry_credits_per_period: 10 });
+      const { member, id } = await activeMember(w, small.id);
+      const card = await registrationOf(w, id);
+      w.fakes.gatewayOne.declinedRegistrations.add(card);
+      await makeDue(w, id);
+      await runJob(w, 'renewals'); // declined: past due, the new period to start at the old end
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/upgrade', {
+          subscription_id: id,
+          new_tier: big.name,
+          reason: 'Wants more',
+        })
+        .expect(200);
+      w.fakes.gatewayOne.declinedRegistrations.delete(card);
+      await w.t.db.query(
+        `UPDATE subscriptions SET next_billing_date = now() - interval '1 minute' WHERE id = $1`,
+        [id],
+      );
+      await runJob(w, 'renewals'); // the retry pays £20.00 for 10 credits, in a period begun before the upgrade
+      expect((await getSubscription(w, member.token, id).expect(200)).body).toMatchObject({
+        status: 'active',
+        available_credits: 10,
+      });
+      const raffle = await raffleOn(w);
+      await api(w.t.app)
+        .as(member.token)
+        .post(`/raffles/${raffle.id}/entries`, { method: 'credits', quantity: 5 })
+        .expect(201);
+      const res = await api(w.t.app)
+        .as(member.token)
+        .post(`/subscriptions/${id}/cancel`, { reason: 'Changed my mind' })
+        .expect(200);
+      expect((res.body.metadata.history as Array<Record<string, unknown>>).at(-1)).toMatchObject({
+        event: 'cancelled',
+        refund_cents: 1000,
+        refund_arithmetic: '2000 − round(2000 × 5 / 10) = 2000 − 1000 = 1000',
+      });
+      await w.t.drain();
+      const [paid] = await w.t.db.query<Array<{ amount_cents: number; refunded_cents: number }>>(
+        `SELECT amount_cents, refunded_cents FROM payment_transactions
+          WHERE subscription_id = $1 AND status = 'partially_refunded'`,
+        [id],
+      );
+      expect(paid).toEqual({ amount_cents: 2000, refunded_cents: 1000 });
+    });
+
     it('after the window: runs to the period’s end, then ends without a charge', async () => {
       const { member, id } = await activeMember(w, tier.id);
       await w.t.db.query(

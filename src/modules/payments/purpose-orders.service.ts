@@ -72,12 +72,14 @@ export class PurposeOrdersService {
 
   /**
    * What a payment took and still keeps: its amount less what was refunded or is held for a refund (0 for a
-   * card check, or a payment that is not ours). What a refund of it may give back at most.
+   * card check, or a payment that is not ours), what a refund of it may give back at most; and when it was
+   * asked for, the moment its amount was fixed (null when there is no such payment).
    */
-  async keptOf(paymentId: string): Promise<number> {
+  async keptOf(paymentId: string): Promise<{ keptCents: number; askedAt: Date | null }> {
     const p = await this.payments.findById(paymentId);
-    if (!p || (p.status !== 'succeeded' && p.status !== 'partially_refunded')) return 0;
-    return unrefunded(p);
+    if (!p) return { keptCents: 0, askedAt: null };
+    const paid = p.status === 'succeeded' || p.status === 'partially_refunded';
+    return { keptCents: paid ? unrefunded(p) : 0, askedAt: p.created_at };
   }
 
   /** In the ambient transaction: the pending payment, its spend counted. */

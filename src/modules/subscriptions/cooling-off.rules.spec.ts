@@ -34,7 +34,7 @@ describe('the cooling-off refund', () => {
       to: { tier: 'Plus', amount_cents: 2000, credits: to },
     });
     const period = (history: unknown[], credits: number) => ({
-      current_period_start: start,
+      payment_asked_at: start,
       entry_credits_per_period: credits,
       metadata: { history },
     });
@@ -56,6 +56,17 @@ describe('the cooling-off refund', () => {
 
     it('leaves out an upgrade of an earlier period: the renewal after it paid for the new credits', () => {
       expect(creditsPaidFor(period([upgraded('2030-05-20T00:00:00Z', 10, 30)], 30))).toBe(30);
+    });
+
+    it('leaves out an upgrade before the payment was asked for, in the same period or not: it paid for them', () => {
+      // The renewal retried after an upgrade while past due: the period began before the upgrade, its
+      // payment was asked for after it, at the new price.
+      const retried = {
+        ...period([upgraded('2030-06-02T00:00:00Z', 5, 10)], 10),
+        payment_asked_at: new Date('2030-06-03T00:00:00Z'),
+      };
+      expect(creditsPaidFor(retried)).toBe(10);
+      expect(creditsPaidFor({ ...retried, payment_asked_at: null })).toBe(5);
     });
   });
 

@@ -26,16 +26,17 @@ export function coolingOffRefund(input: {
 
 /**
  * The entry credits the period's payment bought, which a cooling-off refund prices its credits by: the
- * membership's credits per period as the period began. An upgrade changes them within the period without a
- * payment (credits granted, or a dearer tier with fewer), and its history event keeps the credits it changed
- * from, so the first upgrade since the period began names what was paid for.
+ * membership's credits per period when that payment was asked for (its amount fixed). An upgrade after it
+ * changes them without a payment (credits granted, or a dearer tier with fewer), and its history event keeps
+ * the credits it changed from, so the first upgrade since names what was paid for. An upgrade before it, even
+ * within the period (a renewal retried after an upgrade while past due), was paid for at its price.
  */
 export function creditsPaidFor(s: {
-  current_period_start: Date | null;
+  payment_asked_at: Date | null;
   entry_credits_per_period: number;
   metadata: Record<string, unknown>;
 }): number {
-  const since = s.current_period_start?.getTime() ?? Number.NEGATIVE_INFINITY;
+  const since = s.payment_asked_at?.getTime() ?? Number.NEGATIVE_INFINITY;
   const history = Array.isArray(s.metadata.history)
     ? (s.metadata.history as Array<{ event?: unknown; at?: unknown; from?: unknown }>)
     : [];

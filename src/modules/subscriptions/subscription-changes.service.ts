@@ -99,10 +99,11 @@ export class SubscriptionChangesService {
     const endsNow = immediate || coolingOff || s.status === 'incomplete' || s.status === 'paused';
     // What the period's payment took, not the tier's price now (an upgrade raises that for the next period;
     // a trial's payment was a card check of 0), priced by the credits it bought, not an upgrade's.
-    const refund = coolingOff
+    const payment = coolingOff ? await this.orders.keptOf(coolingOff) : null;
+    const refund = payment
       ? coolingOffRefund({
-          amountCents: await this.orders.keptOf(coolingOff),
-          creditsPerPeriod: creditsPaidFor(s),
+          amountCents: payment.keptCents,
+          creditsPerPeriod: creditsPaidFor({ ...s, payment_asked_at: payment.askedAt }),
           creditsUsed: s.credits_used_this_period,
         })
       : null;

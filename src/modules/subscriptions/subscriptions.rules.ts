@@ -160,7 +160,8 @@ export function startDates(
  * - It keeps the member's billing day: after a whole period (one interval from its start), the next ends two
  *   intervals from that start, so 31 January → 28 February is followed by 28 February → 31 March, not by a
  *   period ending on the 28th for good. After a period of another length (a trial, one a pause lengthened), the
- *   day is its end's.
+ *   day is its end's. A yearly period begun on 29 February (so ending on the 28th) is followed by years from
+ *   the 28th, leap years too: the anchor day is not stored (DECISIONS).
  * - A period that would already be over when it is paid for (no renewal ran for longer than a period: jobs
  *   off, an outage) starts now instead: chained from the old end it would be due again at once, and the same
  *   run would charge the card once for every period missed, each giving credits for a period that had passed.
