@@ -126,6 +126,33 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     expect(await spentThisMonth(w, buyer.token)).toBe(0);
   });
 
+  it.each([
+    ['a raffle priced 0', { price_display: 0 }],
+    ['a whole discount', { discount_tiers: [{ discount: 100, min_quantity: 1 }] }],
+    [
+      'a discount rounding a 1p ticket to nothing',
+      { price_display: 0.01, discount_tiers: [{ discount: 60, min_quantity: 1 }] },
+    ],
+  ])(
+    'refuses an order coming to nothing through %s (422 AMOUNT_TOO_SMALL), asking the gateway for nothing',
+    async (_how, rules) => {
+      const raffle = await raffleOn(w, rules);
+      const quote = await api(w.t.app).get(`/raffles/${raffle.id}/quote?quantity=1`).expect(200);
+      expect(quote.body.amount_cents).toBe(0);
+      const buyer = await makeUser(w.t, w.site);
+      const checkoutsBefore = w.fakes.gatewayOne.payments.size;
+      const res = await api(w.t.app)
+        .as(buyer.token)
+        .post('/gatewayone/create-order', { item_id: raffle.item_id, site_id: w.site, quantity: 1 })
+        .expect(422);
+      expect(res.body).toMatchObject({ success: false, error_code: 'AMOUNT_TOO_SMALL' });
+      expect(
+        await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE raffle_id = $1`, [raffle.id]),
+      ).toHaveLength(0);
+      expect(w.fakes.gatewayOne.payments.size).toBe(checkoutsBefore);
+    },
+  );
+
   it('refuses an order the buyer could never enter, holding the raffle’s max_entries already, charging nothing', async () => {
     const raffle = await raffleOn(w, { max_entries: 3 });
     const buyer = await makeUser(w.t, w.site);

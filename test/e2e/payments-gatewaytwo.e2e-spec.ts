@@ -115,6 +115,23 @@ describe('paying at gatewaytwo (endpoint 4 and its webhook)', () => {
     ).toHaveLength(0);
   });
 
+  it('refuses a raffle priced 0 (422 AMOUNT_TOO_SMALL, order shape), leaving no payment no webhook can settle', async () => {
+    const raffle = await raffleOn(w, { price_display: 0 });
+    const buyer = await makeUser(w.t, w.site);
+    const res = await createOrder(buyer.token, {
+      item_id: raffle.item_id,
+      site_id: w.site,
+      quantity: 1,
+      amount: 0,
+      currency: 'GBP',
+      description: 'A free ticket',
+    }).expect(422);
+    expect(res.body).toMatchObject({ success: false, error_code: 'AMOUNT_TOO_SMALL' });
+    expect(
+      await w.t.db.query(`SELECT 1 FROM payment_transactions WHERE raffle_id = $1`, [raffle.id]),
+    ).toHaveLength(0);
+  });
+
   it('takes a generic payment of the stated amount when no item is named', async () => {
     const buyer = await makeUser(w.t, w.site);
     const res = await createOrder(buyer.token, {

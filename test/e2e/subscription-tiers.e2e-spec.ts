@@ -117,6 +117,8 @@ describe('subscription tiers: create, public list and endpoint 12', () => {
       ['a name over 100 characters', { name: 'x'.repeat(101) }, 'name'],
       ['no amount', { amount_cents: undefined }, 'amount_cents'],
       ['a negative amount', { amount_cents: -1 }, 'amount_cents'],
+      // Every period is charged at the gateway, which takes no payment of nothing.
+      ['an amount of 0', { amount_cents: 0 }, 'amount_cents'],
       ['a fractional amount', { amount_cents: 9.99 }, 'amount_cents'],
       ['an amount as text', { amount_cents: '999' }, 'amount_cents'],
       ['an amount past the limit', { amount_cents: 100_000_001 }, 'amount_cents'],
@@ -140,8 +142,8 @@ describe('subscription tiers: create, public list and endpoint 12', () => {
       expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
     });
 
-    it('accepts the limits themselves: a free tier, the largest amount, 100-character names', async () => {
-      await createTier(admin.token, { amount_cents: 0, entry_credits_per_period: 0 });
+    it('accepts the limits themselves: the least amount, no credits, the largest amount, 100-character names', async () => {
+      await createTier(admin.token, { amount_cents: 1, entry_credits_per_period: 0 });
       await createTier(admin.token, { amount_cents: 100_000_000, name: `${uid()}${'n'.repeat(90)}` });
     });
 
@@ -249,7 +251,7 @@ describe('subscription tiers: create, public list and endpoint 12', () => {
       const name = `diamond-${uid()}`;
       const body = {
         active: false,
-        amount_cents: 0,
+        amount_cents: 1,
         currency: 'USD',
         description: 'Top tier',
         display_name: 'Diamond',

@@ -969,6 +969,22 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(w.fakes.gatewayOne.payments.get(b.checkoutId)?.refunds).toEqual([]);
     });
 
+    it('refuses a tier priced 0 before tiers had to cost at least 1 (422 TIER_NOT_AVAILABLE), charging nothing', async () => {
+      const free = await tierOn(w, { amount_cents: 1 });
+      await w.t.db.query(`UPDATE subscription_tiers SET amount_cents = 0 WHERE id = $1`, [free.id]);
+      const member = await makeUser(w.t, w.site);
+      const res = await api(w.t.app)
+        .as(member.token)
+        .post('/subscriptions', { tier_id: free.id })
+        .expect(422);
+      expect(res.body.code).toBe('TIER_NOT_AVAILABLE');
+      const rows = await w.t.db.query(
+        `SELECT 1 FROM subscriptions WHERE user_id = $1 UNION ALL SELECT 1 FROM payment_transactions WHERE user_id = $1`,
+        [member.user.id],
+      );
+      expect(rows).toHaveLength(0);
+    });
+
     it('prices credits by the renewal an upgrade while past due was paid for at: its retry charged the new price', async () => {
       const small = await tierOn(w, { amount_cents: 1000, entry_credits_per_period: 5 });
       const big = await tierOn(w, { amount_cents: 2000, entry_credits_per_period: 10 });

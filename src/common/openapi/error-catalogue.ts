@@ -17,6 +17,10 @@ export const ERROR_CATALOGUE = {
     status: 422,
     detail: 'An order may come to at most 100000000 (minor units); this one comes to 220000000.',
   },
+  AMOUNT_TOO_SMALL: {
+    status: 422,
+    detail: 'This order comes to nothing, and a payment of nothing cannot be taken.',
+  },
   SECRET_REQUIRED: {
     status: 422,
     detail: 'The SMTP password must be sent again when the server it logs in to changes.',

@@ -17,7 +17,7 @@ import { type ItemSale, PaymentHooks } from './hooks/payment-hooks.js';
 import { type OpenedCheckout, PaymentGateways } from './payment-gateways.js';
 import { PurposeOrdersService } from './purpose-orders.service.js';
 import { PaymentsRepository } from './payments.repository.js';
-import { MAX_PAYMENT_CENTS, orderTooLarge } from './payments.rules.js';
+import { MAX_PAYMENT_CENTS, orderTooLarge, orderTooSmall } from './payments.rules.js';
 
 export interface OrderRequest {
   gateway: Gateway;
@@ -91,6 +91,8 @@ export class OrdersService {
       : this.priceGeneric(req);
     const tooLarge = orderTooLarge(priced.amountCents);
     if (tooLarge) throw AppException.unprocessable('AMOUNT_TOO_LARGE', tooLarge);
+    const tooSmall = orderTooSmall(priced.amountCents);
+    if (tooSmall) throw AppException.unprocessable('AMOUNT_TOO_SMALL', tooSmall);
     const buyer = await this.buyers.resolve(caller, { ...req.buyer, siteId }, meta);
     await this.checkBuyerCap(priced, buyer.userId);
     const now = new Date();

@@ -5,6 +5,7 @@ import {
   MAX_PAYMENT_CENTS,
   nextStatus,
   orderTooLarge,
+  orderTooSmall,
   pausedWhenPaid,
   serviceKeysIn,
   reconciliationMoves,
@@ -60,6 +61,12 @@ describe('payment status rules', () => {
     expect(orderTooLarge(MAX_PAYMENT_CENTS + 1)).toBe(
       `An order may come to at most ${MAX_PAYMENT_CENTS} (minor units); this one comes to ${MAX_PAYMENT_CENTS + 1}.`,
     );
+  });
+
+  it('refuses an order coming to nothing, and takes one of the least amount', () => {
+    expect(orderTooSmall(0)).toBe('This order comes to nothing, and a payment of nothing cannot be taken.');
+    expect(orderTooSmall(-1)).not.toBeNull();
+    expect(orderTooSmall(1)).toBeNull();
   });
 
   it('leaves to refund the amount less what went back and what is reserved, never below 0', () => {

@@ -129,6 +129,15 @@ export function orderTooLarge(amountCents: number): string | null {
     : null;
 }
 
+/**
+ * Why an order that comes to nothing is refused, null when it comes to something: refused as 422
+ * `AMOUNT_TOO_SMALL` before anything is written, since no gateway takes a payment of 0 (a raffle priced 0, a
+ * 100 % discount tier, or a tier's discount that rounds a cheap ticket down to nothing).
+ */
+export function orderTooSmall(amountCents: number): string | null {
+  return amountCents < 1 ? 'This order comes to nothing, and a payment of nothing cannot be taken.' : null;
+}
+
 /** Payment methods of endpoint 6 and the gateway that takes each (DESIGN §10). */
 export const PAYMENT_METHOD_GATEWAY = {
   card: 'gatewayone',

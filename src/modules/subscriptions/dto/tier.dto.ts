@@ -35,9 +35,11 @@ export class CreateTierDto {
   })
   active?: boolean;
 
+  // At least 1: every period is charged through the gateway, which takes no payment of 0 (a tier of 0 was
+  // saved, then every subscription to it failed at the gateway and stayed incomplete).
   @Int({
     required: true,
-    min: 0,
+    min: 1,
     max: MAX_CENTS,
     example: 999,
     description: 'Price per billing interval, in cents.',
