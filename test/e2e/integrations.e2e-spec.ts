@@ -200,6 +200,32 @@ describe('contact list and analytics kept in step through outages (issue 14)', (
     await api(w.t.app).as(member.token).get('/admin/integrations/dead-letters').expect(403);
   });
 
+  it('keeps a dead letter listed past pg-boss’s maintenance for days, not the 12 hours of its default', async () => {
+    contacts.goDown();
+    const member = await makeUser(w.t, w.site);
+    await api(w.t.app).as(member.token).put('/users/profile', { marketing_consent: true }).expect(200);
+    await w.t.drain();
+    await retryAll(true);
+    contacts.comeUp();
+    const listed = async () =>
+      (
+        (await api(w.t.app).as(w.admin.token).get('/admin/integrations/dead-letters').expect(200))
+          .body as Array<{
+          user_id: string;
+        }>
+      ).filter((l) => l.user_id === member.user.id);
+    expect(await listed()).toHaveLength(1);
+    // Failed six days ago; pg-boss's own maintenance (every instance runs it every few minutes) then runs.
+    await w.t.db.query(
+      `UPDATE pgboss.job SET completed_on = now() - interval '6 days'
+        WHERE name = 'integrations.deliver' AND state = 'failed' AND data->>'user_id' = $1`,
+      [member.user.id],
+    );
+    const boss = (w.t.jobs as unknown as { boss: { maintain(): Promise<unknown> } }).boss;
+    await boss.maintain();
+    expect(await listed()).toHaveLength(1);
+  });
+
   it('a removal that fails every retry names no address in its dead letter', async () => {
     const email = `gone-${randomBytes(3).toString('hex')}@example.com`;
     const { access_token, user } = await register(email);

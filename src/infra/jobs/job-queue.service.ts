@@ -27,6 +27,13 @@ export interface EnqueueOptions {
 /** pg-boss's own pool; the embedded server's connection cap counts it. */
 export const JOB_POOL_SIZE = 4;
 
+/**
+ * How long a job that failed its last attempt stays in `pgboss.job`, where admins list dead letters and send
+ * them again (`GET /admin/integrations/dead-letters`); pg-boss's default moved them to its archive after 12
+ * hours, out of the list. The archive then keeps them for its own retention (7 days) before deleting them.
+ */
+export const DEAD_LETTER_DAYS = 7;
+
 /** Attempts after the first; handlers learn from `meta` when the last one runs. */
 export const JOB_RETRY_LIMIT = 5;
 
@@ -46,6 +53,16 @@ const QUEUE_CONCURRENCY: Partial<Record<JobName, { workers: number; batch: numbe
   'inbound.process': { workers: 1, batch: 8 },
   'payments.refund': { workers: 1, batch: 4 },
 };
+
+/**
+ * Queues whose job stands for a promise that a few failed attempts must not drop: a refund owed, a schedule
+ * at the gateway to delete (it would charge a cancelled member), a provider's news to read (a cancellation
+ * owing a refund). Six attempts span about 16 minutes of back-off; a job that spends them is sent again
+ * `PROMISE_RETRY_AFTER_S` later, for as long as it fails, each time logged as an error (the spent job stays
+ * `failed`). Their handlers end without throwing when nothing more can be done.
+ */
+const KEPT_PROMISES = new Set<JobName>(['payments.refund', 'subscriptions.delete-schedule', 'merch.sync']);
+export const PROMISE_RETRY_AFTER_S = 3600;
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -69,7 +86,12 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly tx: TransactionRunner,
     @Inject(DATABASE_URL) databaseUrl: string,
   ) {
-    this.boss = new PgBoss({ connectionString: databaseUrl, max: JOB_POOL_SIZE, schema: 'pgboss' });
+    this.boss = new PgBoss({
+      connectionString: databaseUrl,
+      max: JOB_POOL_SIZE,
+      schema: 'pgboss',
+      archiveFailedAfterSeconds: DEAD_LETTER_DAYS * 86_400,
+    });
     this.boss.on('error', (error) => this.logger.error({ err: error }, 'job queue error'));
     reportUnsettledJobs(); // a database restart must not end the process (pg-boss-settle.ts)
   }
@@ -151,11 +173,11 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     jobs: Array<{ id: string; data: unknown; retryCount?: number; retryLimit?: number }>,
   ): Promise<void> {
     const results = await Promise.allSettled(jobs.map((job) => this.run(name, job)));
-    const failures = results.flatMap((result, i) =>
-      result.status === 'rejected'
-        ? [this.boss.fail(name, jobs[i].id, { message: errorText(result.reason) })]
-        : [],
-    );
+    const failures = results.flatMap((result, i) => {
+      if (result.status !== 'rejected') return [];
+      this.logger.warn({ job: name, jobId: jobs[i].id, err: errorText(result.reason) }, 'job failed');
+      return [this.boss.fail(name, jobs[i].id, { message: errorText(result.reason) })];
+    });
     await Promise.all(failures);
   }
 
@@ -302,10 +324,26 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
   ): Promise<void> {
     const handler = this.handlers.get(name);
     if (!handler) throw new Error(`No handler registered for job ${name}`);
-    await handler(job.data as JobMap[JobName], {
+    const meta = {
       id: job.id,
       retryCount: job.retryCount ?? 0,
       retryLimit: job.retryLimit ?? JOB_RETRY_LIMIT,
-    });
+    };
+    try {
+      await handler(job.data as JobMap[JobName], meta);
+    } catch (error) {
+      if (meta.retryCount >= meta.retryLimit) await this.spent(name, job, error);
+      throw error;
+    }
+  }
+
+  /** A job's last attempt failed: logged as an error, and a kept promise sent again later (`KEPT_PROMISES`). */
+  private async spent(name: JobName, job: { id: string; data: unknown }, error: unknown): Promise<void> {
+    const kept = KEPT_PROMISES.has(name);
+    if (kept) await this.boss.send(name, job.data as object, { startAfter: PROMISE_RETRY_AFTER_S });
+    this.logger.error(
+      { job: name, jobId: job.id, err: errorText(error) },
+      kept ? 'job failed its last attempt: sent again later' : 'job failed its last attempt',
+    );
   }
 }

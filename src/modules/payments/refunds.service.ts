@@ -52,7 +52,7 @@ export class RefundsService {
     reason: string,
   ): Promise<RefundResult | { done: true; nothingLeft: true }> {
     const payment = await this.payments.findById(paymentId);
-    if (!payment) return { done: false, reason: 'unknown payment' };
+    if (!payment) return { done: false, reason: 'unknown payment', unrefundable: true };
     if (payment.refund_pending_cents > 0)
       return { done: false, reason: 'another refund is in flight, or held until the gateway is asked' };
     const sent = sentOfQueued(payment, amountCents);
@@ -71,7 +71,7 @@ export class RefundsService {
     queued?: number,
   ): Promise<RefundResult> {
     const payment = await this.payments.findById(paymentId);
-    if (!payment) return { done: false, reason: 'unknown payment' };
+    if (!payment) return { done: false, reason: 'unknown payment', unrefundable: true };
     const reserved = await this.tx.run((manager) =>
       this.amounts.reserveRefund(payment.id, amountCents, manager),
     );

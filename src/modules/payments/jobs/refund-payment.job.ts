@@ -2,7 +2,12 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { RefundsService } from '../refunds.service.js';
 
-/** Sends a queued refund (a paid order that could not be entered); retried by the queue on failure. */
+/**
+ * Sends a queued refund (a paid order that could not be entered, a cooling-off cancellation, a merch order
+ * cancelled or failed, a membership payment that paid for no period). A refund not made is retried by the
+ * queue, and after its attempts sent again later for as long as it is owed (`KEPT_PROMISES`); one that can
+ * no longer be made (the payment is not settled, or gone) ends here.
+ */
 @Injectable()
 export class RefundPaymentJob implements OnModuleInit {
   private readonly logger = new Logger(RefundPaymentJob.name);
@@ -19,6 +24,13 @@ export class RefundPaymentJob implements OnModuleInit {
         data.amount_cents,
         data.reason,
       );
+      if (!result.done && result.unrefundable) {
+        this.logger.warn(
+          { payment_transaction_id: data.payment_transaction_id, reason: result.reason },
+          'queued refund not sent: nothing of it can be refunded',
+        );
+        return;
+      }
       if (!result.done)
         throw new Error(`refund of ${data.payment_transaction_id} not done: ${result.reason}`);
       this.logger.log({ payment_transaction_id: data.payment_transaction_id }, 'refund sent');
