@@ -76,6 +76,34 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     );
   });
 
+  it('greets the buyer by their own first name in the purchase and entry mails, not the raffle’s one greeting', async () => {
+    const raffle = await raffleOn(w, {
+      mailer_email_params: { brand_name: 'Prize Co', first_name: 'Valued Customer', current_year: '1999' },
+    });
+    const greeted = async (profile: Record<string, unknown>) => {
+      const buyer = await makeUser(w.t, w.site);
+      await api(w.t.app).as(buyer.token).put('/users/profile', { profile }).expect(200);
+      const order = await orderAsUser(w, buyer.token, raffle.item_id);
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      await confirm(w, order.order_id).expect(200);
+      await w.t.drain();
+      const mails = w.t.smtp.to(buyer.email);
+      expect(mails.map((m) => m.headers['x-mail-kind']).sort()).toEqual([
+        'purchase_existing',
+        'raffle_entry',
+      ]);
+      return mails;
+    };
+    for (const mail of await greeted({ first_name: 'Ann' })) {
+      expect(mail.text).toContain('Hello Ann,');
+      // The year is the one the mail is sent in, whatever the raffle's params say.
+      expect(mail.text).toContain(`© ${new Date().getUTCFullYear()} Prize Co`);
+    }
+    // A buyer who gave no first name gets the greeting the raffle's admin chose.
+    for (const mail of await greeted({ last_name: 'Nobody' }))
+      expect(mail.text).toContain('Hello Valued Customer,');
+  });
+
   it('confirms an order named by the gateway’s payment id, as the answer gave it, or by its checkout', async () => {
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);

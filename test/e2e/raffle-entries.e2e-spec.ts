@@ -338,6 +338,20 @@ describe('entering a raffle without paying: points, the free route and postal en
     expect(mails[0].text).toContain('1–2');
   });
 
+  it('greets the entrant by their own first name in the raffle_entry e-mail, not the raffle’s', async () => {
+    const r = await raffle({ points_required: 1, mailer_email_params: { first_name: 'Valued Customer' } });
+    const u = await makeUser(t, site);
+    await api(t.app)
+      .as(u.token)
+      .put('/users/profile', { profile: { first_name: 'Bea' } })
+      .expect(200);
+    await give(u, 10);
+    await enter(u, r.id, { method: 'points', quantity: 1 }).expect(201);
+    await t.drain();
+    const [mail] = t.smtp.to(u.email).filter((m) => m.subject.startsWith('You are in the draw'));
+    expect(mail.text).toContain('Hello Bea,');
+  });
+
   it('replays an Idempotency-Key: the same answer, one entry, points spent once', async () => {
     const r = await raffle({ points_required: 5 });
     const u = await makeUser(t, site);

@@ -18,6 +18,8 @@ export interface PaymentMailFacts {
   fulfilment: Fulfilment | null;
   new_account: boolean;
   email: string;
+  /** The buyer's own first name (their profile's), which the mails greet them by. */
+  first_name: string | null;
   raffle: (Pick<Raffle, 'name' | 'mailer_email_params'> & { end_date: string }) | null;
   entry: { entries_count: number; ticket_from: number; ticket_to: number; method: EntryMethod } | null;
 }
@@ -29,7 +31,7 @@ export class PaymentMailFactsRepository {
   async of(id: string): Promise<PaymentMailFacts | null> {
     const rows = await this.tx.manager.query<PaymentMailFacts[]>(
       `SELECT p.id, p.site_id, p.user_id, p.amount_cents, p.currency, p.description, p.fulfilment, p.new_account,
-              u.email,
+              u.email, pf.first_name,
               CASE WHEN r.id IS NULL THEN NULL ELSE
                 jsonb_build_object('name', r.name, 'end_date', r.end_date, 'mailer_email_params', r.mailer_email_params)
               END AS raffle,
@@ -39,6 +41,7 @@ export class PaymentMailFactsRepository {
               END AS entry
          FROM payment_transactions p
          JOIN users u ON u.id = p.user_id AND u.deleted_at IS NULL
+         LEFT JOIN user_profiles pf ON pf.user_id = u.id
          LEFT JOIN raffles r ON r.id = p.raffle_id
          LEFT JOIN raffle_entries e ON e.payment_transaction_id = p.id
         WHERE p.id = $1`,

@@ -43,13 +43,17 @@ export class NotifyPaymentJob implements OnModuleInit {
         this.mail.send({ kind, siteId: facts.site_id, to: facts.email, userId: facts.user_id, variables });
       if (facts.fulfilment === 'refunded_unfillable') {
         await send('purchase_refunded', {
+          first_name: facts.first_name,
           giveaway_name: facts.raffle?.name ?? null,
           amount,
           order_id: facts.id,
         });
         return;
       }
-      const base = entryVariables(facts) ?? { giveaway_name: facts.description };
+      const base = entryVariables(facts) ?? {
+        first_name: facts.first_name,
+        giveaway_name: facts.description,
+      };
       const purchase = { ...base, amount, order_id: facts.id, entry_method: null };
       if (facts.new_account) {
         const link = await this.flows.passwordSetLink({ id: facts.user_id, site_id: facts.site_id }, manager);
@@ -63,7 +67,7 @@ export class NotifyPaymentJob implements OnModuleInit {
 }
 
 /** The entry mail's variables, from the facts (the same function the other ways in use). */
-function entryVariables({ raffle, entry }: PaymentMailFacts): MailVariables | null {
+function entryVariables({ raffle, entry, first_name }: PaymentMailFacts): MailVariables | null {
   if (!raffle || !entry) return null;
-  return entryMailVariables({ ...raffle, end_date: new Date(raffle.end_date) }, entry);
+  return entryMailVariables({ ...raffle, end_date: new Date(raffle.end_date) }, entry, first_name);
 }

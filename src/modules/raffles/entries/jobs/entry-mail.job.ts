@@ -3,6 +3,7 @@ import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { MailService } from '#app/modules/mail/mail.service.js';
 import { RafflesRepository } from '#app/modules/raffles/raffles.repository.js';
 import { InstantWinsService } from '#app/modules/raffles/draws/instant-wins.service.js';
+import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { EntriesRepository } from '../entries.repository.js';
 import { entryMailVariables } from '../entry-mail.js';
 
@@ -21,6 +22,7 @@ export class EntryMailJob implements OnModuleInit {
     private readonly raffles: RafflesRepository,
     private readonly mail: MailService,
     private readonly instantWins: InstantWinsService,
+    private readonly accounts: AccountsService,
   ) {}
 
   onModuleInit(): void {
@@ -37,13 +39,14 @@ export class EntryMailJob implements OnModuleInit {
     await this.instantWins.check(entry);
     const raffle = await this.raffles.findById(entry.raffle_id);
     if (!raffle) return;
+    const contact = (await this.accounts.contactsOf([entry.user_id])).get(entry.user_id);
     await this.mail.deliver(
       {
         kind: 'raffle_entry',
         site_id: entry.site_id,
         to,
         user_id: entry.user_id,
-        variables: entryMailVariables(raffle, entry),
+        variables: entryMailVariables(raffle, entry, contact?.firstName ?? null),
       },
       meta,
     );
