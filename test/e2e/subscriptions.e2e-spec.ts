@@ -812,6 +812,40 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(reminders[0].text).toMatch(/10\.00 GBP/);
       expect(reminders[0].text).toMatch(/cancel/);
     });
+
+    it('names the tier as members know it (its display name) in every membership e-mail and text they read', async () => {
+      const gold = await tierOn(w, { display_name: 'Gold Club' });
+      const { member, id } = await activeMember(w, gold.id);
+      await w.t.db.query(
+        `UPDATE subscriptions SET next_billing_date = now() + interval '6 days' WHERE id = $1`,
+        [id],
+      );
+      await runJob(w, 'reminders');
+      await api(w.t.app)
+        .as(member.token)
+        .post(`/subscriptions/${id}/cancel`, { reason: 'Changed my mind' })
+        .expect(200);
+      await w.t.drain();
+      const subjects = w.t.smtp
+        .to(member.email)
+        .map((m) => m.subject)
+        .filter((s) => /membership/.test(s));
+      expect(subjects).toEqual(
+        expect.arrayContaining([
+          'Your Gold Club membership has started',
+          expect.stringMatching(/^Your Gold Club membership renews on /),
+          'Your Gold Club membership is cancelled',
+        ]),
+      );
+      expect(subjects.join(' ')).not.toContain(gold.name);
+      const [payment] = await w.t.db.query<Array<{ description: string }>>(
+        `SELECT description FROM payment_transactions WHERE subscription_id = $1`,
+        [id],
+      );
+      expect(payment.description).toContain('Gold Club');
+      // The API's `tier` stays the tier's name, as the spec has it.
+      expect((await getSubscription(w, member.token, id).expect(200)).body.tier).toBe(gold.name);
+    });
   });
 
   describe('cancelling', () => {

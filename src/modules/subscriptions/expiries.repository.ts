@@ -9,7 +9,8 @@ export interface ExpiredMembership {
   user_id: string;
   site_id: string;
   status: SubscriptionStatus;
-  tier_name: string;
+  /** The tier as members read it (its display name). */
+  tier_title: string;
 }
 
 /** The expiry run's one statement (`ExpiriesJob`), in the ambient transaction. */
@@ -56,7 +57,7 @@ export class ExpiriesRepository {
            OR (s.status = 'past_due' AND s.past_due_since <= $1::timestamptz - interval '7 days')
            OR (s.status = 'paused' AND s.paused_until <= $1::timestamptz))
        RETURNING s.id, s.user_id, s.site_id, s.status,
-                 (SELECT t.name FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_name`,
+                 (SELECT COALESCE(t.display_name, t.name) FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_title`,
       [now],
     );
     return rows;

@@ -159,7 +159,7 @@ export class RenewalEffectsService {
             user_id: f.userId,
             variables: {
               ...membershipVariables({
-                tier_name: f.tierName,
+                tier_title: f.tierName,
                 amount_cents: f.amountCents,
                 currency: f.currency,
               }),

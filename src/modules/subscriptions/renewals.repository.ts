@@ -15,7 +15,8 @@ export interface ClaimedRenewal {
   amount_cents: number;
   currency: string;
   billing_interval: 'month' | 'year';
-  tier_name: string;
+  /** The tier as members read it (its display name), in the charge's description and the e-mails. */
+  tier_title: string;
   gatewayone_registration_id: string | null;
   pending_payment_id: string;
   current_period_start: Date | null;
@@ -60,7 +61,7 @@ export class RenewalsRepository {
                                   updated_at = now()
         WHERE s.id = ANY($1::uuid[])
        RETURNING s.id, s.site_id, s.user_id, s.status, s.amount_cents, s.currency, s.billing_interval,
-                 (SELECT t.name FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_name,
+                 (SELECT COALESCE(t.display_name, t.name) FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_title,
                  s.gatewayone_registration_id, s.pending_payment_id, s.current_period_start,
                  s.current_period_end, s.past_due_since, s.failed_charges`,
       [ids],
@@ -80,7 +81,7 @@ export class RenewalsRepository {
   ): Promise<Array<ClaimedRenewal & { claimed_at: Date }>> {
     return this.tx.manager.query(
       `SELECT s.id, s.site_id, s.user_id, s.status, s.amount_cents, s.currency, s.billing_interval,
-              t.name AS tier_name, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_start,
+              COALESCE(t.display_name, t.name) AS tier_title, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_start,
               s.current_period_end, s.past_due_since, s.failed_charges, s.pending_payment_claimed_at AS claimed_at
          FROM subscriptions s JOIN subscription_tiers t ON t.id = s.tier_id
         WHERE s.pending_payment_id IS NOT NULL AND s.pending_payment_claimed_at < $1 AND ($3::uuid IS NULL OR s.id > $3::uuid)

@@ -106,7 +106,7 @@ export class SubscribeService {
           userId: user.id,
           amountCents: settles ? s.amount_cents : 0,
           currency: s.currency,
-          description: `${s.tier_name} membership (${settles ? 'overdue payment' : 'card check'})`,
+          description: `${s.tier_title} membership (${settles ? 'overdue payment' : 'card check'})`,
           subscriptionId: s.id,
           metadata: { kind: 'card' },
         },

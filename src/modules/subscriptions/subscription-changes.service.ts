@@ -220,7 +220,7 @@ export class SubscriptionChangesService {
       siteId: s.site_id,
       to: to.email,
       userId: s.user_id,
-      variables: { tier_name: s.tier_name, first_name: to.firstName, ...variables },
+      variables: { tier_name: s.tier_title, first_name: to.firstName, ...variables },
     });
   }
 }

@@ -109,7 +109,7 @@ export class SubscriptionPaymentsHandler implements PaidOrderHandler, OnModuleIn
         userId: s.user_id,
         siteId: s.site_id,
         type: 'subscription_started',
-        description: `Membership ${s.tier_name} started (${dates.status})`,
+        description: `Membership ${s.tier_title} started (${dates.status})`,
         resourceType: 'subscription',
         resourceId: s.id,
       },

@@ -4,7 +4,8 @@ import { Subscription } from './entities/subscription.entity.js';
 import { GRACE_DAYS, type SubscriptionStatus } from './subscriptions.rules.js';
 
 /** A subscription as read for answers and decisions: its row and its tier's name. */
-export type SubscriptionRow = Subscription & { tier_name: string };
+/** `tier_name` names the tier as the API does; `tier_title` as members read it (its display name). */
+export type SubscriptionRow = Subscription & { tier_name: string; tier_title: string };
 
 export type NewSubscription = Pick<
   Subscription,
@@ -37,7 +38,8 @@ export interface HistoryEvent {
  * read nothing: a cancel racing an upgrade answered 404, a card payment for the period was taken and nothing
  * renewed. The subquery is evaluated again for the row as it now is.
  */
-const SELECT_ROW = `SELECT s.*, (SELECT t.name FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_name
+const SELECT_ROW = `SELECT s.*, (SELECT t.name FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_name,
+                           (SELECT COALESCE(t.display_name, t.name) FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_title
                       FROM subscriptions s`;
 
 /** Appends `$n::jsonb` (an event) to `metadata.history`. */

@@ -36,7 +36,7 @@ export class ExpiriesJob implements OnModuleInit {
           userId: s.user_id,
           siteId: s.site_id,
           type: `subscription_${s.status}`,
-          description: `Membership ${s.tier_name} is now ${s.status} (schedule)`,
+          description: `Membership ${s.tier_title} is now ${s.status} (schedule)`,
           resourceType: 'subscription',
           resourceId: s.id,
         })),
