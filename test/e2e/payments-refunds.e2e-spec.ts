@@ -89,6 +89,21 @@ describe('refunds: admins refunding payments, and paid orders that sold out mean
     ]);
   });
 
+  it('tells the buyer of each refund staff make, with what went back; a refund the service queued only once', async () => {
+    const { buyer, orderId } = await paidOrder(2); // £5.00
+    await refund(w.admin.token, orderId, { amount_cents: 150, reason: 'Goodwill' }).expect(200);
+    await refund(w.admin.token, orderId, { reason: 'Customer request' }).expect(200);
+    await w.t.drain();
+    const notices = w.t.smtp.to(buyer.email).filter((m) => m.headers['x-mail-kind'] === 'payment_refunded');
+    expect(notices.map((m) => m.subject).sort()).toEqual([
+      'We have refunded 1.50 GBP',
+      'We have refunded 3.50 GBP',
+    ]);
+    for (const notice of notices) expect(notice.text).toContain(`Order: ${orderId}`);
+    // The reason is staff's own note: not in the buyer's mail.
+    expect(notices.map((m) => m.text).join('\n')).not.toContain('Goodwill');
+  });
+
   it('refunds a gatewaytwo payment at gatewaytwo', async () => {
     const buyer = await makeUser(w.t, w.site);
     const created = await api(w.t.app)

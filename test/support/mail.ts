@@ -60,6 +60,7 @@ export async function closedPort(): Promise<number> {
 
 export const ALL_KIND_VARIABLES: Record<MailKind, MailVariables> = {
   purchase_refunded: { giveaway_name: 'Dream Car', amount: '£12.50', order_id: 'ord-42' },
+  payment_refunded: { giveaway_name: 'Dream Car', amount: '£5.00', order_id: 'ord-43' },
   subscription_started: { tier_name: 'Gold', amount: '£9.99', credits: 5, next_billing_date: '1 March 2030' },
   subscription_reminder: {
     tier_name: 'Gold',
@@ -107,6 +108,7 @@ export const ALL_KIND_VARIABLES: Record<MailKind, MailVariables> = {
 /** What the subject of each kind says, given ALL_KIND_VARIABLES. */
 export const ALL_KIND_SUBJECTS: Record<MailKind, RegExp> = {
   purchase_refunded: /has been refunded/,
+  payment_refunded: /^We have refunded £5\.00$/,
   subscription_started: /^Your Gold membership has started$/,
   subscription_reminder: /^Your Gold membership renews on 1 March 2030$/,
   subscription_payment_failed:

@@ -24,6 +24,11 @@ const CASES: Record<MailKind, { vars: MailVariables; subject: RegExp; mustSay: s
     subject: /refunded/,
     mustSay: ['Dream Car', '£12.50', 'ord-42'],
   },
+  payment_refunded: {
+    vars: { giveaway_name: 'Dream Car', amount: '£5.00', order_id: 'ord-43' },
+    subject: /We have refunded £5\.00/,
+    mustSay: ['Dream Car', '£5.00', 'ord-43'],
+  },
   subscription_started: {
     vars: { tier_name: 'Gold', amount: '£9.99', credits: 5, next_billing_date: '1 March 2030' },
     subject: /Your Gold membership has started/,

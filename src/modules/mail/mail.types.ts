@@ -14,11 +14,12 @@ export type SiteMailKind = (typeof MAIL_KINDS)[number];
 
 /**
  * Every kind the service sends: the spec's eight, and ours — a paid order refunded because it could not
- * be entered; a membership started, about to renew, whose charge failed, or cancelled; a raffle won.
+ * be entered; a refund staff made; a membership started, about to renew, whose charge failed, or cancelled; a raffle won.
  */
 export const ALL_MAIL_KINDS = [
   ...MAIL_KINDS,
   'purchase_refunded',
+  'payment_refunded',
   'subscription_started',
   'subscription_reminder',
   'subscription_payment_failed',

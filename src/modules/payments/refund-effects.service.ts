@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { RequestMeta } from '#app/common/http/request-meta.js';
 import { ResponsiblePlayService } from '#app/modules/responsible-play/responsible-play.service.js';
 import { PaymentPointsService } from '#app/modules/rewards/payment-points.service.js';
+import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import type { PaymentTransaction } from './entities/payment-transaction.entity.js';
 import { PaymentHooks } from './hooks/payment-hooks.js';
@@ -25,6 +26,7 @@ export class RefundEffectsService {
     private readonly limits: ResponsiblePlayService,
     private readonly activity: ActivityLogService,
     private readonly hooks: PaymentHooks,
+    private readonly jobs: JobQueue,
   ) {}
 
   async gaveBack(
@@ -66,6 +68,14 @@ export class RefundEffectsService {
       },
       meta,
     );
+    // A refund staff made is news to the buyer (one the service queued was announced when it was queued: an
+    // order that could not be entered, a cooling-off cancellation).
+    if (after.user_id && entries.some((e) => e.by !== null))
+      await this.jobs.enqueue(
+        'payments.notify',
+        { payment_transaction_id: after.id, refunded_cents: amountCents },
+        { manager },
+      );
     // Last: a whole refund voids the raffle entry, which holds the raffle's row (the counter every buyer
     // queues on) to the commit, so nothing but the commit may follow it (DESIGN §6). The activity row is
     // held for the transaction's next message (the COMMIT, when nothing is voided).

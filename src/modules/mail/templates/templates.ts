@@ -105,6 +105,14 @@ export const TEMPLATES: Record<MailKind, MailTemplate> = {
       'your payment method.{{#if order_id}}\n\nOrder: {{order_id}}{{/if}}',
     action: { url: '{{brand_site_url}}', label: 'See other draws' },
   },
+  payment_refunded: {
+    subject: 'We have refunded {{amount}}',
+    body:
+      'Hello {{first_name}},\n\nWe have refunded {{amount}} of your payment{{#if giveaway_name}} for ' +
+      '{{giveaway_name}}{{/if}} to your payment method; it may take a few days to show on your statement.' +
+      '{{#if order_id}}\n\nOrder: {{order_id}}{{/if}}',
+    action: { url: '{{brand_site_url}}', label: 'Visit {{brand_name}}' },
+  },
   purchase_new: {
     // A payment that bought no tickets (endpoints 4 and 6 without a raffle) is "your payment for …".
     subject: PURCHASE_SUBJECT,

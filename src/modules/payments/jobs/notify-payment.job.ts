@@ -30,7 +30,29 @@ export class NotifyPaymentJob implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register('payments.notify', (data) => this.run(data.payment_transaction_id));
+    this.jobs.register('payments.notify', (data) =>
+      data.refunded_cents === undefined
+        ? this.run(data.payment_transaction_id)
+        : this.refunded(data.payment_transaction_id, data.refunded_cents),
+    );
+  }
+
+  /** The buyer's notice of a refund staff made: what went back, for what (the raffle, or what was bought). */
+  async refunded(paymentId: string, refundedCents: number): Promise<void> {
+    const facts = await this.facts.of(paymentId);
+    if (!facts) return;
+    await this.mail.send({
+      kind: 'payment_refunded',
+      siteId: facts.site_id,
+      to: facts.email,
+      userId: facts.user_id,
+      variables: {
+        first_name: facts.first_name,
+        amount: formatMoney(refundedCents, facts.currency),
+        giveaway_name: facts.raffle?.name ?? facts.description,
+        order_id: facts.id,
+      },
+    });
   }
 
   async run(paymentId: string): Promise<void> {
