@@ -1788,7 +1788,9 @@ export interface components {
       description: string;
       id: string;
       ip_address: string | null;
-      metadata: Record<string, never>;
+      metadata: {
+        [key: string]: unknown;
+      };
       request_id: string | null;
       resource_id: string | null;
       resource_type: string | null;
@@ -3023,7 +3025,9 @@ export interface components {
       id: string;
       last_error: string | null;
       /** @description The event as authenticated. */
-      payload: Record<string, never>;
+      payload: {
+        [key: string]: unknown;
+      };
       payment_transaction_id: string | null;
       /** Format: date-time */
       processed_at: string | null;
@@ -3179,7 +3183,9 @@ export interface components {
        *       }
        *     }
        */
-      charges: Record<string, never>;
+      charges: {
+        [key: string]: unknown;
+      };
       checkout_id: string | null;
       /** @example GB */
       country_code: string;
@@ -3189,7 +3195,9 @@ export interface components {
       /** Format: uuid */
       id: string;
       items: components['schemas']['MerchOrderItemDto'][];
-      metadata: Record<string, never>;
+      metadata: {
+        [key: string]: unknown;
+      };
       /** @description Our payment transaction. */
       payment_id: string | null;
       postal_or_zip_code: string;
@@ -3211,13 +3219,17 @@ export interface components {
        *       }
        *     }
        */
-      shipments: Record<string, never>;
+      shipments: {
+        [key: string]: unknown;
+      };
       /** @example Standard */
       shipping_method: string;
       /** @example main */
       site_id: string;
       state_or_county: string | null;
-      status_details: Record<string, never>;
+      status_details: {
+        [key: string]: unknown;
+      };
       /**
        * @example submitted
        * @enum {string}
@@ -3235,13 +3247,17 @@ export interface components {
        *       "default": "https://cdn.example.com/prints/tee-front.png"
        *     }
        */
-      assets: Record<string, never>;
+      assets: {
+        [key: string]: unknown;
+      };
       /**
        * @example {
        *       "size": "m"
        *     }
        */
-      attributes: Record<string, never>;
+      attributes: {
+        [key: string]: unknown;
+      };
       /** @example 2 */
       copies: number;
       /** Format: date-time */
@@ -3281,13 +3297,17 @@ export interface components {
        *       "default": "https://cdn.example.com/prints/tee-front.png"
        *     }
        */
-      assets: Record<string, never>;
+      assets: {
+        [key: string]: unknown;
+      };
       /**
        * @example {
        *       "size": "m"
        *     }
        */
-      attributes: Record<string, never>;
+      attributes: {
+        [key: string]: unknown;
+      };
       /** Format: date-time */
       created_at: string;
       /** @example GBP */
@@ -3308,6 +3328,76 @@ export interface components {
       sku: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    NestedSubscriptionDto: {
+      /** @example 999 */
+      amount_cents: number;
+      auto_renew: boolean;
+      /** @example month */
+      billing_interval: string;
+      cancellation_reason: string | null;
+      /** Format: date-time */
+      cancelled_at: string | null;
+      /**
+       * Format: date-time
+       * @description Until then a cancellation refunds the period less the credits spent (14 days from each start).
+       */
+      cooling_off_expiry: string | null;
+      /** Format: date-time */
+      created_at: string;
+      credits_used_this_period: number;
+      /** @example GBP */
+      currency: string;
+      /** Format: date-time */
+      current_period_end: string | null;
+      /** Format: date-time */
+      current_period_start: string | null;
+      entry_credits_per_period: number;
+      gatewayone_registration_id: string | null;
+      gatewayone_schedule_id: string | null;
+      id: string;
+      is_trial_active: boolean;
+      /** @description `history`: every change, who made it, when and why. */
+      metadata: {
+        [key: string]: unknown;
+      };
+      /** Format: date-time */
+      next_billing_date: string | null;
+      /** Format: date-time */
+      paused_until: string | null;
+      /** @example card */
+      payment_method: string;
+      site_id: string;
+      /**
+       * @example active
+       * @enum {string}
+       */
+      status:
+        | 'incomplete'
+        | 'incomplete_expired'
+        | 'trialing'
+        | 'active'
+        | 'past_due'
+        | 'paused'
+        | 'pending_cancellation'
+        | 'cancelled'
+        | 'expired';
+      /** Format: date-time */
+      subscription_start_date: string | null;
+      /**
+       * @description The tier's name.
+       * @example gold
+       */
+      tier: string;
+      /** @description The tier’s id (beyond the spec). */
+      tier_id: string;
+      /** Format: date-time */
+      trial_end_date: string | null;
+      /** Format: date-time */
+      trial_start_date: string | null;
+      /** Format: date-time */
+      updated_at: string;
+      user_id: string;
     };
     OrderFailureDto: {
       /** @example The amount does not match the server’s price for this order. */
@@ -3402,7 +3492,9 @@ export interface components {
       gateway_transaction_id: string | null;
       id: string;
       /** @description `checkout_id`, `checkout_url` of the checkout opened for it, and what you sent. */
-      metadata: Record<string, never>;
+      metadata: {
+        [key: string]: unknown;
+      };
       /** @example card */
       payment_method: string | null;
       /**
@@ -3433,19 +3525,28 @@ export interface components {
       gateway_transaction_id: string | null;
       id: string;
       ip_address: string | null;
-      metadata: Record<string, never>;
+      metadata: {
+        [key: string]: unknown;
+      };
       payment_method: string | null;
       points: components['schemas']['PointTransactionRecordDto'][];
+      /**
+       * @description Refunded so far.
+       * @example 0
+       */
+      refunded_cents: number;
       site_id: string;
       status: string;
-      /** @description Subscription, nested form */
-      subscription: Record<string, never> | null;
+      /** @description The Subscription this payment is for, when it is one. */
+      subscription: components['schemas']['NestedSubscriptionDto'] | null;
       subscription_id: string | null;
       /** Format: date-time */
       updated_at: string;
       user_agent: string | null;
       user_id: string | null;
-      webhook_data: Record<string, never> | null;
+      webhook_data: {
+        [key: string]: unknown;
+      } | null;
       /** Format: date-time */
       webhook_received_at: string | null;
     };
@@ -3783,11 +3884,15 @@ export interface components {
       ip_address: string | null;
       points_spent: number;
       /** @description Raffle: `null` (the one it is nested in). */
-      raffle: Record<string, never> | null;
+      raffle: {
+        [key: string]: unknown;
+      } | null;
       raffle_id: string;
       site_id: string;
       /** @description User: `null` (not expanded). */
-      user: Record<string, never> | null;
+      user: {
+        [key: string]: unknown;
+      } | null;
       user_agent: string | null;
       user_id: string;
     };
@@ -3798,12 +3903,14 @@ export interface components {
       id: string;
       ip_address: string | null;
       points_spent: number;
-      /** @description Raffle */
-      raffle: Record<string, never> | null;
+      /** @description The Raffle entered. */
+      raffle: components['schemas']['RaffleDto'] | null;
       raffle_id: string;
       site_id: string;
       /** @description User: `null` here, where the entry is nested in its own User (the back-reference is not expanded). */
-      user: Record<string, never> | null;
+      user: {
+        [key: string]: unknown;
+      } | null;
       user_agent: string | null;
       user_id: string;
     };
@@ -3816,7 +3923,9 @@ export interface components {
       /** Format: date-time */
       date_won: string;
       /** @description Raffle entry: `null` (not expanded). */
-      entry: Record<string, never> | null;
+      entry: {
+        [key: string]: unknown;
+      } | null;
       entry_id: string;
       giveaway: string | null;
       giveaway_reference: string | null;
@@ -3824,11 +3933,15 @@ export interface components {
       image: string | null;
       prize_description: string | null;
       /** @description Raffle: `null` (not expanded). */
-      raffle: Record<string, never> | null;
+      raffle: {
+        [key: string]: unknown;
+      } | null;
       raffle_id: string;
       site_id: string;
       /** @description User: `null` (not expanded). */
-      user: Record<string, never> | null;
+      user: {
+        [key: string]: unknown;
+      } | null;
       user_id: string;
     };
     ReadinessDto: {
@@ -4042,7 +4155,9 @@ export interface components {
     };
     SiteConfigDto: {
       /** @example {} */
-      additional_settings: Record<string, never>;
+      additional_settings: {
+        [key: string]: unknown;
+      };
       /**
        * @description Masked: "****" plus the last four characters; null when unset.
        * @example ****cdef
@@ -4217,7 +4332,9 @@ export interface components {
       is_paused: boolean;
       is_trial_active: boolean;
       /** @description `history`: every change, who made it, when and why. */
-      metadata: Record<string, never>;
+      metadata: {
+        [key: string]: unknown;
+      };
       /** Format: date-time */
       next_billing_date: string | null;
       /** Format: date-time */
@@ -4959,6 +5076,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `SUBMISSION_WITHOUT_EMAIL`: The submission has no e-mail address to make a member of. */
       422: {
         headers: {
@@ -5036,6 +5162,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   exportCodes: {
@@ -5056,6 +5191,15 @@ export interface operations {
         };
         content: {
           'text/csv': string;
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
@@ -5167,6 +5311,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['InboundEventDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
@@ -5327,6 +5480,15 @@ export interface operations {
           'application/json': components['schemas']['JobRunDto'];
         };
       };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
       401: {
         headers: {
@@ -5429,6 +5591,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['OutboxMessageDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
@@ -5586,6 +5757,15 @@ export interface operations {
        *     `NOT_REFUNDABLE`: A pending payment cannot be refunded.<br>`IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly.
        */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -5787,6 +5967,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   updateRaffle: {
@@ -5857,6 +6046,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `TOTAL_BELOW_SOLD`: 120 tickets are already taken; the total cannot go below that.<br>`TOTAL_BELOW_INSTANT_WINS`: Instant-win tickets were fixed among tickets 1–1000; the total cannot go below that.<br>`MAX_BELOW_HELD`: An entrant already holds 15 tickets; max_entries cannot go below that.<br>`ENDS_IN_PAST`: A running raffle’s end_date cannot move into the past; close it to end it now. */
       422: {
         headers: {
@@ -5885,6 +6083,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RaffleDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
@@ -5993,6 +6200,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `BEACON_NOT_ANNOUNCED`: This raffle announced no beacon before its close (draw_beacon_round): a beacon chosen at the draw could pick the winner. Draw without one.<br>`BEACON_REQUIRED`: This raffle announced the beacon "drand quicknet round 12345678": give that round's value as beacon. */
       422: {
         headers: {
@@ -6083,6 +6299,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /**
        * @description `SOLD_OUT`: There are not enough tickets left in this raffle.<br>`MAX_ENTRIES_REACHED`: This would take you past the most tickets one person may hold in this raffle.
        *
@@ -6115,6 +6340,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['RaffleDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
@@ -6231,6 +6465,15 @@ export interface operations {
       };
       /** @description `IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6360,6 +6603,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `MAIL_SETTINGS_INCOMPLETE`: The chosen email_provider cannot send with these settings. */
       422: {
         headers: {
@@ -6389,6 +6641,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SiteConfigDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
@@ -6473,6 +6734,15 @@ export interface operations {
       };
       /** @description `NOT_FOUND`: Resource not found. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6609,6 +6879,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   updateTier: {
@@ -6672,6 +6951,15 @@ export interface operations {
       };
       /** @description `TIER_NAME_TAKEN`: This site already has a tier with that name. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6810,6 +7098,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   pauseSubscription: {
@@ -6871,6 +7168,15 @@ export interface operations {
       };
       /** @description `NOT_PAUSABLE`: A past_due membership cannot be paused. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -6946,6 +7252,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   upgradeSubscription: {
@@ -7007,6 +7322,15 @@ export interface operations {
       };
       /** @description `NOT_UPGRADABLE`: A cancelled membership cannot be upgraded. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7084,6 +7408,15 @@ export interface operations {
       };
       /** @description `SLUG_TAKEN`: The site already has a tag with slug "outdoor". */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7209,6 +7542,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   setRole: {
@@ -7267,6 +7609,15 @@ export interface operations {
       };
       /** @description `NOT_FOUND`: Resource not found. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7443,6 +7794,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   updateMerchProduct: {
@@ -7504,6 +7864,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   login: {
@@ -7538,6 +7907,15 @@ export interface operations {
       };
       /** @description `UNAUTHENTICATED`: The e-mail or password is not correct, or the account is locked. */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7585,6 +7963,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   magicLink: {
@@ -7610,6 +7997,15 @@ export interface operations {
       };
       /** @description `VALIDATION_FAILED`: The request is not valid. */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7671,6 +8067,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `RATE_LIMITED`: Too many requests; try again in 42 seconds. */
       429: {
         headers: {
@@ -7705,6 +8110,15 @@ export interface operations {
       };
       /** @description `VALIDATION_FAILED`: The request is not valid. */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7750,6 +8164,15 @@ export interface operations {
       };
       /** @description `VALIDATION_FAILED`: The request is not valid. */
       400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7816,6 +8239,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   register: {
@@ -7868,6 +8300,15 @@ export interface operations {
       };
       /** @description `EMAIL_TAKEN`: An account with this e-mail already exists on this site.<br>`SPIN_ALREADY_CLAIMED`: This spin result has already been claimed. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -7934,6 +8375,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   listBrands: {
@@ -7970,6 +8420,15 @@ export interface operations {
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `FORBIDDEN`: You may not act on another site. */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8026,6 +8485,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `FORBIDDEN`: You may not act on another site. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   create: {
@@ -8069,6 +8537,15 @@ export interface operations {
       };
       /** @description `FORBIDDEN`: You are not allowed to do this (it needs the admin role, on your own site). */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -8135,6 +8612,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `UNKNOWN_DISCOUNT_BRAND`: No discount brand "acme" on this site.<br>`UNKNOWN_TAG`: No tag on this site with id 6f1c2d0e-3b4a-4c5d-9e8f-0a1b2c3d4e5f.<br>`INVALID_VALIDITY_WINDOW`: valid_from must not be after valid_until.<br>`CODE_SPACE_TOO_SMALL`: This prefix, alphabet and length allow at most 10 codes on the site (1% of all possible codes). Use a longer code_length, alphanumeric codes or another prefix. */
       422: {
         headers: {
@@ -8165,8 +8651,26 @@ export interface operations {
           'application/json': components['schemas']['DiscountCodeDto'];
         };
       };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
       401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `FORBIDDEN`: You may not act on another site. */
+      403: {
         headers: {
           [name: string]: unknown;
         };
@@ -8244,6 +8748,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `UNKNOWN_DISCOUNT_BRAND`: No discount brand "acme" on this site.<br>`UNKNOWN_TAG`: No tag on this site with id 6f1c2d0e-3b4a-4c5d-9e8f-0a1b2c3d4e5f.<br>`INVALID_VALIDITY_WINDOW`: valid_from must not be after valid_until.<br>`NOT_FOR_BULK_CODES`: A bulk code's code, code_length, code_pattern come from its generated codes and cannot be set. */
       422: {
         headers: {
@@ -8272,6 +8785,15 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
       401: {
@@ -8407,6 +8929,15 @@ export interface operations {
           'application/json': components['schemas']['DiscountCodeDto'];
         };
       };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
       401: {
         headers: {
@@ -8468,6 +8999,15 @@ export interface operations {
       };
       /** @description `UNKNOWN_SITE`: There is no site "shop2". */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -8558,6 +9098,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /**
        * @description `SPIN_TOKEN_INVALID`: This is not a valid spin token.<br>`SPIN_TOKEN_EXPIRED`: This spin result has expired: spin results are claimable for 24 hours.
        *
@@ -8619,7 +9168,11 @@ export interface operations {
           'application/json': components['schemas']['OrderFailureDto'];
         };
       };
-      /** @description `FORBIDDEN`: You may not buy on another site. */
+      /**
+       * @description `FORBIDDEN`: You may not buy on another site.
+       *
+       *     `FORBIDDEN`: You may not buy on another site.
+       */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8643,6 +9196,15 @@ export interface operations {
        *     `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries.<br>`ACCOUNT_DELETED`: This account has been deleted; it cannot enter raffles.<br>`IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly.
        */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OrderFailureDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -8724,6 +9286,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   gatewayTwoCreateOrder: {
@@ -8772,7 +9343,11 @@ export interface operations {
           'application/json': components['schemas']['OrderFailureDto'];
         };
       };
-      /** @description `FORBIDDEN`: You may not buy on another site. */
+      /**
+       * @description `FORBIDDEN`: You may not buy on another site.
+       *
+       *     `FORBIDDEN`: You may not buy on another site.
+       */
       403: {
         headers: {
           [name: string]: unknown;
@@ -8796,6 +9371,15 @@ export interface operations {
        *     `RAFFLE_NOT_STARTED`: This raffle has not started yet: it opens for entries at 2027-01-01T00:00:00.000Z.<br>`RAFFLE_CLOSED`: This raffle is not open for entries.<br>`IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly.
        */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['OrderFailureDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -8877,6 +9461,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   live: {
@@ -8897,6 +9490,15 @@ export interface operations {
           'application/json': components['schemas']['LivenessDto'];
         };
       };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   ready: {
@@ -8915,6 +9517,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ReadinessDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `NOT_READY`: Not ready: database is down. */
@@ -8964,6 +9575,15 @@ export interface operations {
       };
       /** @description `NOT_FOUND`: Resource not found. */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -9030,6 +9650,15 @@ export interface operations {
       };
       /** @description `IDEMPOTENCY_KEY_IN_USE`: A request with this Idempotency-Key is still being processed; retry shortly. */
       409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };
@@ -9116,6 +9745,15 @@ export interface operations {
           'text/plain': string;
         };
       };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `UNAUTHENTICATED`: A valid metrics token is required. */
       401: {
         headers: {
@@ -9191,6 +9829,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /**
        * @description `AMOUNT_TOO_LARGE`: An order may come to at most 100000000 (minor units); this one comes to 220000000.<br>`SPEND_LIMIT_REACHED`: This order would pass your monthly spend limit; 500 (minor units) is left this month.<br>`SELF_PAUSED`: You have paused paid entries on your account for now.
        *
@@ -9232,6 +9879,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PaymentTransactionDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
@@ -9563,6 +10219,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /**
        * @description `SOLD_OUT`: There are not enough tickets left in this raffle.<br>`MAX_ENTRIES_REACHED`: This would take you past the most tickets one person may hold in this raffle.<br>`INSUFFICIENT_POINTS`: This needs 300 points, more than the balance holds.<br>`POINTS_NOT_ACCEPTED`: This raffle cannot be entered with points.<br>`FREE_ENTRY_NOT_OFFERED`: This raffle has no free entry route.<br>`CREDITS_UNAVAILABLE`: You do not have 2 entry credits to use.
        *
@@ -9831,6 +10496,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ReferralCodeDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
@@ -10120,6 +10794,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /**
        * @description `TIER_NOT_AVAILABLE`: This tier is no longer offered.<br>`SELF_PAUSED`: You have paused paid entries on your account for now.<br>`SPEND_LIMIT_REACHED`: This order would pass your monthly spend limit; 500 (minor units) is left this month.
        *
@@ -10162,6 +10845,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['SubscriptionDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
@@ -10262,6 +10954,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   replaceCard: {
@@ -10282,6 +10983,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['CardCheckoutDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
@@ -10381,6 +11091,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `FORBIDDEN`: You may not act on another site. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   getMe: {
@@ -10398,6 +11117,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['UserDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
@@ -10480,6 +11208,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
     };
   };
   myEntries: {
@@ -10547,6 +11284,15 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['LimitsDto'];
+        };
+      };
+      /** @description `VALIDATION_FAILED`: The request names two different sites. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
       /** @description `UNAUTHENTICATED`: A valid access token is required. */
@@ -10617,6 +11363,15 @@ export interface operations {
           'application/problem+json': components['schemas']['ProblemDto'];
         };
       };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
       /** @description `SELF_PAUSE_ACTIVE`: You paused your account until 2027-03-01T00:00:00.000Z; a pause can be extended but not shortened or lifted before it ends. */
       422: {
         headers: {
@@ -10673,6 +11428,15 @@ export interface operations {
        *     `FORBIDDEN`: You cannot change your own role.
        */
       403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/problem+json': components['schemas']['ProblemDto'];
+        };
+      };
+      /** @description `PAYLOAD_TOO_LARGE`: The request body is too large. */
+      413: {
         headers: {
           [name: string]: unknown;
         };

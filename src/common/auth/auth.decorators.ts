@@ -14,12 +14,15 @@ export type AuthPolicy = { kind: 'public' } | { kind: 'optional' } | { kind: 'ro
 /** Anyone may call the route; a token, if sent, is ignored. */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(AUTH_POLICY, { kind: 'public' });
 
-/** Anyone may call the route; a valid token, when sent, names the caller, and a bad one is refused (401). */
+/**
+ * Anyone may call the route; a valid token, when sent, names the caller, and a bad one is refused (401), as is
+ * one naming another site than the request does (403, `SiteScopeGuard`).
+ */
 export const OptionalAuth = (): MethodDecorator & ClassDecorator =>
   applyDecorators(
     SetMetadata(AUTH_POLICY, { kind: 'optional' }),
     // Not declared as a security requirement: the contract lists these routes as needing no token.
-    ApiErrors(401),
+    ApiErrors(401, { code: 'FORBIDDEN', detail: 'You may not act on another site.' }),
   );
 
 /** The caller needs a valid token and at least `role` (`user` < `admin` < `superadmin`). */

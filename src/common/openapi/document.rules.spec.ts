@@ -73,4 +73,25 @@ describe('finishing the document', () => {
       },
     });
   });
+  it('documents what every route can answer: two sites (400), and a body too large where one is taken (413)', () => {
+    const finished = responsesOf(finishDocument(doc('/x'), []), '/x');
+    const codes = (status: string) =>
+      Object.keys(finished[status].content?.['application/problem+json']?.examples ?? {});
+    expect(codes('400')).toEqual(['VALIDATION_FAILED']);
+    expect(codes('413')).toEqual(['PAYLOAD_TOO_LARGE']);
+    const bodiless = doc('/y');
+    delete (bodiless.paths['/y'].post as { requestBody?: unknown }).requestBody;
+    delete (bodiless.paths['/y'].post as { 'x-request-example'?: unknown })['x-request-example'];
+    expect(Object.keys(responsesOf(finishDocument(bodiless, []), '/y'))).toEqual(['200', '400', '409']);
+  });
+
+  it('adds the two-site refusal to a 400 the route documents, once, keeping its own codes', () => {
+    const d = doc('/x');
+    const post = d.paths['/x'].post as unknown as { responses: Responses };
+    post.responses['400'] = {
+      content: { 'application/json': { schema: PROBLEM, examples: { UNKNOWN_UPSELL: { value: {} } } } },
+    };
+    const media = responsesOf(finishDocument(d, []), '/x')['400'].content?.['application/problem+json'];
+    expect(Object.keys(media?.examples ?? {})).toEqual(['UNKNOWN_UPSELL', 'VALIDATION_FAILED']);
+  });
 });

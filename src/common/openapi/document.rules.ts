@@ -1,8 +1,14 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
-import { orderFailure, PROBLEM_CONTENT_TYPE, type Problem } from '#app/common/errors/problem.js';
+import { orderFailure, problem, PROBLEM_CONTENT_TYPE, type Problem } from '#app/common/errors/problem.js';
+import type { FieldError } from '#app/common/errors/app.exception.js';
+import { EXAMPLE_REQUEST_ID } from './api-errors.decorator.js';
+import { ERROR_DOCS, type ErrorCode } from './error-catalogue.js';
 import type { RequestExample } from './request-example.decorator.js';
 
 const JSON_TYPE = 'application/json';
+const TWO_SITES: FieldError[] = [
+  { field: 'site_id', message: 'names two different sites (path, query, body or X-Site-Id): name one' },
+];
 const PROBLEM_REF = '#/components/schemas/ProblemDto';
 export const ORDER_FAILURE_REF = '#/components/schemas/OrderFailureDto';
 
@@ -14,7 +20,7 @@ interface Media {
 interface Operation {
   parameters?: Array<{ schema?: { nullable?: boolean } }>;
   requestBody?: { content?: Record<string, Media> };
-  responses?: Record<string, { content?: Record<string, Media> }>;
+  responses?: Record<string, { description?: string; content?: Record<string, Media> }>;
   'x-request-example'?: RequestExample;
   security?: Array<Record<string, string[]>>;
 }
@@ -25,6 +31,8 @@ interface Operation {
  * - an operation that needs no token says `security: []`;
  * - a parameter is never `nullable`: a query string or a path carries text, never `null` (a query DTO
  *   shares the field decorators that document an optional body field as taking `null`);
+ * - the answers every route can give, whatever it declares: 400 for a request naming two sites
+ *   (`SiteScopeGuard` runs on every route), 413 for a body over the parser's limit where a body is taken;
  * - error answers are `application/problem+json`, except on the order endpoints, whose failures are
  *   `{success: false, error, error_code, message}` (DESIGN §4): their examples are reshaped to match.
  */
@@ -36,12 +44,39 @@ export function finishDocument(doc: OpenAPIObject, orderRoutes: readonly string[
       op.security ??= [];
       for (const parameter of op.parameters ?? []) delete parameter.schema?.nullable;
       moveRequestExample(op);
+      canAnswer(op, 400, 'VALIDATION_FAILED', 'The request names two different sites.', TWO_SITES);
+      if (op.requestBody) canAnswer(op, 413, 'PAYLOAD_TOO_LARGE', ERROR_DOCS.PAYLOAD_TOO_LARGE.detail);
       for (const [status, response] of Object.entries(op.responses)) {
         if (Number(status) >= 400) reshapeError(response, orderRoutes.includes(path));
       }
     }
   }
   return doc;
+}
+
+/** Documents `code` under `status` on an operation that does not list it yet (as `@ApiErrors` would). */
+function canAnswer(
+  op: Operation,
+  status: number,
+  code: ErrorCode,
+  detail: string,
+  errors: FieldError[] | undefined = ERROR_DOCS[code].errors,
+): void {
+  const responses = (op.responses ??= {});
+  const response = (responses[String(status)] ??= {
+    description: '',
+    content: { [JSON_TYPE]: { schema: { $ref: PROBLEM_REF } } },
+  });
+  const media = Object.values(response.content ?? {}).find((m) => m.schema?.$ref === PROBLEM_REF);
+  if (!media || media.examples?.[code]) return;
+  media.examples = {
+    ...media.examples,
+    [code]: {
+      summary: code,
+      value: problem(status, code, detail, EXAMPLE_REQUEST_ID, errors),
+    },
+  };
+  response.description = [response.description, `\`${code}\`: ${detail}`].filter(Boolean).join('<br>');
 }
 
 function moveRequestExample(op: Operation): void {

@@ -39,6 +39,7 @@ export const ERROR_CATALOGUE = {
     ],
   },
   UNAUTHENTICATED: { status: 401, detail: 'A valid access token is required.' },
+  PAYLOAD_TOO_LARGE: { status: 413, detail: 'The request body is too large.' },
   FORBIDDEN: { status: 403, detail: 'You are not allowed to do this.' },
   WRONG_PASSWORD: { status: 403, detail: 'The password is not correct.' },
   SPIN_TOKEN_OTHER_SITE: { status: 403, detail: 'This spin result belongs to another site.' },

@@ -167,12 +167,16 @@ export function Nested(type: () => new () => object, o: Common = {}): PropertyDe
   return applyDecorators(presence(o), IsObject(), ValidateNested(), Type(type), doc(o, { type: type() }));
 }
 
-/** A property of a response body: `null` where the record has no value, never omitted (DESIGN §4). */
+/**
+ * A property of a response body: `null` where the record has no value, never omitted (DESIGN §4). A free-form
+ * `object` says it holds any keys, which generated clients otherwise read as an object of none.
+ */
 export function Prop(
   type: ApiPropertyOptions['type'],
   o: { nullable?: boolean; example?: unknown; description?: string; isArray?: boolean; format?: string } = {},
 ): PropertyDecorator {
-  return ApiProperty({ type, ...o } as ApiPropertyOptions);
+  const open = type === 'object' ? { additionalProperties: true } : {};
+  return ApiProperty({ type, ...open, ...o } as ApiPropertyOptions);
 }
 
 /** Control characters (C0, DEL, C1) and Unicode line and paragraph separators, as a character class. */

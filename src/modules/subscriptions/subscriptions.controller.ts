@@ -1,5 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiParam,
+  ApiTags,
+} from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthUser } from '#app/common/auth/auth-user.js';
 import { Auth, CurrentUser } from '#app/common/auth/auth.decorators.js';
@@ -13,6 +20,7 @@ import {
   CardCheckoutDto,
   CreatedSubscriptionDto,
   CreateSubscriptionDto,
+  NestedSubscriptionDto,
   SubscriptionDto,
 } from './dto/subscription.dto.js';
 import { SubscribeService } from './subscribe.service.js';
@@ -22,6 +30,8 @@ import { SubscriptionsService } from './subscriptions.service.js';
 const ID = { name: 'id', description: 'The subscription’s id.' };
 
 @ApiTags('subscriptions')
+// The form the User record nests in its payments (users documents it by name: it cannot import it).
+@ApiExtraModels(NestedSubscriptionDto)
 @Controller('subscriptions')
 export class SubscriptionsController {
   constructor(

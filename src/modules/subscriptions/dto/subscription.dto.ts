@@ -1,5 +1,5 @@
 import { IsIn, IsOptional, IsUUID } from 'class-validator';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
 import { Bool, NotNull, Prop, Str } from '#app/common/validation/fields.js';
 import { IsTimestamp } from '#app/common/validation/timestamp.js';
@@ -46,6 +46,22 @@ export class SubscriptionDto {
   metadata!: Record<string, unknown>;
   @Prop(String, { format: 'date-time' }) created_at!: string;
   @Prop(String, { format: 'date-time' }) updated_at!: string;
+}
+
+/**
+ * The Subscription nested in a payment transaction of the User record (spec): the two gateway ids added, the
+ * derived flags but `is_trial_active` left out (`toNestedSubscription`).
+ */
+export class NestedSubscriptionDto extends OmitType(SubscriptionDto, [
+  'available_credits',
+  'can_be_cancelled',
+  'is_active',
+  'is_cancelled',
+  'is_in_trial',
+  'is_paused',
+] as const) {
+  @Prop(String, { nullable: true }) gatewayone_registration_id!: string | null;
+  @Prop(String, { nullable: true }) gatewayone_schedule_id!: string | null;
 }
 
 /** `POST /subscriptions`. */

@@ -1,4 +1,14 @@
+import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { Prop } from '#app/common/validation/fields.js';
+
+/**
+ * A nested form that a feature above users answers (a Subscription, a Raffle), documented by reference to
+ * its schema by name: users cannot import those features' classes (they depend on users), and an untyped
+ * `object` left generated clients nothing to read there.
+ */
+function NestedRef(schema: 'NestedSubscriptionDto' | 'RaffleDto', description: string): PropertyDecorator {
+  return ApiProperty({ nullable: true, description, allOf: [{ $ref: getSchemaPath(schema) }] });
+}
 
 /** Point transaction, nested form (spec: Point transaction). */
 export class PointTransactionRecordDto {
@@ -30,10 +40,11 @@ export class PaymentTransactionRecordDto {
   @Prop(String, { nullable: true, format: 'date-time' }) webhook_received_at!: string | null;
   @Prop(String, { nullable: true }) user_id!: string | null;
   @Prop('integer') amount_cents!: number;
+  @Prop('integer', { example: 0, description: 'Refunded so far.' }) refunded_cents!: number;
   @Prop('number', { nullable: true }) fraud_score!: number | null;
   @Prop('object') metadata!: Record<string, unknown>;
   @Prop(String, { nullable: true }) subscription_id!: string | null;
-  @Prop('object', { nullable: true, description: 'Subscription, nested form' })
+  @NestedRef('NestedSubscriptionDto', 'The Subscription this payment is for, when it is one.')
   subscription!: Record<string, unknown> | null;
   @Prop([PointTransactionRecordDto]) points!: PointTransactionRecordDto[];
   @Prop(String, { nullable: true }) ip_address!: string | null;
@@ -52,7 +63,7 @@ export class RaffleEntryRecordDto {
   @Prop(String, { format: 'date-time' }) created_at!: string;
   @Prop('integer') entries_count!: number;
   @Prop('integer') points_spent!: number;
-  @Prop('object', { nullable: true, description: 'Raffle' }) raffle!: Record<string, unknown> | null;
+  @NestedRef('RaffleDto', 'The Raffle entered.') raffle!: Record<string, unknown> | null;
   @Prop('object', {
     nullable: true,
     description:
