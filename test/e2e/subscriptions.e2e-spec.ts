@@ -627,6 +627,25 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       });
     });
 
+    it('deletes the gateway schedule an imported membership had once its grace runs out (expired)', async () => {
+      const { id } = await activeMember(w, tier.id);
+      const schedule = `sched-expired-${id}`;
+      w.fakes.gatewayOne.schedules.add(schedule);
+      await w.t.db.query(
+        `UPDATE subscriptions SET status = 'past_due', past_due_since = now() - interval '8 days',
+                gatewayone_schedule_id = $2 WHERE id = $1`,
+        [id, schedule],
+      );
+      await runJob(w, 'expiries');
+      await w.t.drain();
+      const [row] = await w.t.db.query<Array<{ status: string }>>(
+        `SELECT status FROM subscriptions WHERE id = $1`,
+        [id],
+      );
+      expect(row.status).toBe('expired');
+      expect(w.fakes.gatewayOne.deletedSchedules).toContain(schedule);
+    });
+
     it('settles a past-due membership at once when the member gives it a new card', async () => {
       const { member, id } = await activeMember(w, tier.id);
       const oldCard = await registrationOf(w, id);

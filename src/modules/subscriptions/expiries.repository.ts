@@ -11,6 +11,8 @@ export interface ExpiredMembership {
   status: SubscriptionStatus;
   /** The tier as members read it (its display name). */
   tier_title: string;
+  /** A schedule an imported membership still has at the gateway, to delete once it has ended. */
+  gatewayone_schedule_id: string | null;
 }
 
 /** The expiry run's one statement (`ExpiriesJob`), in the ambient transaction. */
@@ -56,7 +58,7 @@ export class ExpiriesRepository {
            OR (s.status = 'pending_cancellation' AND s.current_period_end <= $1::timestamptz)
            OR (s.status = 'past_due' AND s.past_due_since <= $1::timestamptz - interval '7 days')
            OR (s.status = 'paused' AND s.paused_until <= $1::timestamptz))
-       RETURNING s.id, s.user_id, s.site_id, s.status,
+       RETURNING s.id, s.user_id, s.site_id, s.status, s.gatewayone_schedule_id,
                  (SELECT COALESCE(t.display_name, t.name) FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_title`,
       [now],
     );

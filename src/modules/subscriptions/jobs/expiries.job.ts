@@ -4,6 +4,7 @@ import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { ExpiriesRepository } from '../expiries.repository.js';
+import { ENDED } from '../subscriptions.rules.js';
 
 /**
  * Memberships whose time has come, moved set-based (every 15 minutes, and `POST /admin/jobs/expiries/run`):
@@ -42,6 +43,14 @@ export class ExpiriesJob implements OnModuleInit {
         })),
         NO_REQUEST,
       );
+      // A membership that ended here (a grace run out, a cancellation come due) and still has a schedule at the
+      // gateway from before its import would go on being charged there: deleted, as a cancellation deletes it.
+      const schedules = moved.flatMap((s) =>
+        s.gatewayone_schedule_id && ENDED.includes(s.status)
+          ? [{ subscription_id: s.id, schedule_id: s.gatewayone_schedule_id }]
+          : [],
+      );
+      await this.jobs.enqueueMany('subscriptions.delete-schedule', schedules);
       return moved.length;
     });
   }
