@@ -94,4 +94,13 @@ describe('finishing the document', () => {
     const media = responsesOf(finishDocument(d, []), '/x')['400'].content?.['application/problem+json'];
     expect(Object.keys(media?.examples ?? {})).toEqual(['UNKNOWN_UPSELL', 'VALIDATION_FAILED']);
   });
+  it('types a nullable reference as an object, as OpenAPI 3.0 asks of every nullable', () => {
+    const d = doc('/x');
+    const nested = { nullable: true, allOf: [{ $ref: '#/components/schemas/RaffleDto' }] };
+    (d as { components?: unknown }).components = { schemas: { Entry: { properties: { raffle: nested } } } };
+    const finished = finishDocument(d, []) as unknown as {
+      components: { schemas: { Entry: { properties: { raffle: Record<string, unknown> } } } };
+    };
+    expect(finished.components.schemas.Entry.properties.raffle).toEqual({ ...nested, type: 'object' });
+  });
 });

@@ -33,10 +33,13 @@ interface Operation {
  *   shares the field decorators that document an optional body field as taking `null`);
  * - the answers every route can give, whatever it declares: 400 for a request naming two sites
  *   (`SiteScopeGuard` runs on every route), 413 for a body over the parser's limit where a body is taken;
+ * - a nullable reference (`allOf: [{$ref}]` beside `nullable`) says `type: object`, as OpenAPI 3.0 asks of
+ *   every `nullable` (the decorators drop a `type` given with `allOf`);
  * - error answers are `application/problem+json`, except on the order endpoints, whose failures are
  *   `{success: false, error, error_code, message}` (DESIGN §4): their examples are reshaped to match.
  */
 export function finishDocument(doc: OpenAPIObject, orderRoutes: readonly string[]): OpenAPIObject {
+  for (const schema of Object.values(doc.components?.schemas ?? {})) typeNullableRefs(schema as Schema);
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const op of Object.values(item as Record<string, Operation>)) {
       if (typeof op !== 'object' || !op.responses) continue;
@@ -52,6 +55,18 @@ export function finishDocument(doc: OpenAPIObject, orderRoutes: readonly string[
     }
   }
   return doc;
+}
+
+interface Schema {
+  type?: string;
+  nullable?: boolean;
+  allOf?: unknown[];
+  properties?: Record<string, Schema>;
+}
+
+function typeNullableRefs(schema: Schema): void {
+  for (const property of Object.values(schema.properties ?? {}))
+    if (property.nullable && property.allOf && !property.type) property.type = 'object';
 }
 
 /** Documents `code` under `status` on an operation that does not list it yet (as `@ApiErrors` would). */
