@@ -540,6 +540,33 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(await pointsOf(w.t, member.user.id)).toBe(130 + 850);
     });
 
+    it('writes every time in a membership’s history and milestones as the API does: ISO 8601 in UTC with Z', async () => {
+      const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+      const { member, id } = await activeMember(w, tier.id);
+      const card = await registrationOf(w, id);
+      w.fakes.gatewayOne.declinedRegistrations.add(card);
+      await makeDue(w, id);
+      await runJob(w, 'renewals'); // a charge failed, its retry date recorded
+      w.fakes.gatewayOne.declinedRegistrations.delete(card);
+      for (let month = 0; month < 3; month++) {
+        await makeDue(w, id);
+        await runJob(w, 'renewals'); // renewed, the third a milestone
+      }
+      const s = (await getSubscription(w, member.token, id).expect(200)).body;
+      const history = s.metadata.history as Array<Record<string, unknown>>;
+      expect(history.map((e) => e.event)).toEqual(expect.arrayContaining(['charge_failed', 'renewed']));
+      const times = history.flatMap((e) =>
+        ['at', 'period_end', 'retry_at'].flatMap((k) => (typeof e[k] === 'string' ? [e[k]] : [])),
+      );
+      expect(times.filter((t) => !iso.test(t))).toEqual([]);
+      const [row] = await w.t.db.query<Array<{ milestones_awarded: Record<string, string> }>>(
+        `SELECT milestones_awarded FROM subscriptions WHERE id = $1`,
+        [id],
+      );
+      expect(Object.keys(row.milestones_awarded)).toContain('3');
+      expect(Object.values(row.milestones_awarded).filter((t) => !iso.test(t))).toEqual([]);
+    });
+
     it('keeps the billing day of a membership begun on 31 January: after February’s period it renews to 31 March', async () => {
       const { member, id } = await activeMember(w, tier.id);
       await w.t.db.query(

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isoUtc } from '#app/infra/database/sql-time.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { SubscriptionStatus } from './subscriptions.rules.js';
 import { appendHistory } from './subscriptions.repository.js';
@@ -51,7 +52,7 @@ export class ExpiriesRepository {
                 WHEN s.status = 'incomplete' THEN 'incomplete_expired'
                 WHEN s.status = 'pending_cancellation' THEN 'cancelled'
                 WHEN s.status = 'past_due' THEN 'expired'
-                ELSE 'resumed' END, 'at', $1::timestamptz, 'by', 'schedule')`)},
+                ELSE 'resumed' END, 'at', ${isoUtc('$1::timestamptz')}, 'by', 'schedule')`)},
               updated_at = now()
         WHERE s.pending_payment_id IS NULL AND (
               (s.status = 'incomplete' AND s.created_at <= $1::timestamptz - interval '24 hours')

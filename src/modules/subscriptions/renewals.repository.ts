@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { isoUtc } from '#app/infra/database/sql-time.js';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { SubscriptionStatus } from './subscriptions.rules.js';
 import { appendHistory } from './subscriptions.repository.js';
@@ -149,7 +150,7 @@ export class RenewalsRepository {
               -- cancelled membership is not renewed here.
               auto_renew = s.auto_renew OR s.status = 'past_due',
               gatewayone_registration_id = COALESCE(v.registration_id, s.gatewayone_registration_id),
-              metadata = ${appendHistory(`jsonb_build_object('event', 'renewed', 'at', now(), 'payment_id', v.payment_id, 'period_end', v.period_end)`)},
+              metadata = ${appendHistory(`jsonb_build_object('event', 'renewed', 'at', ${isoUtc('now()')}, 'payment_id', v.payment_id, 'period_end', ${isoUtc('v.period_end')})`)},
               updated_at = now()
          FROM v
         WHERE s.id = v.id
@@ -175,10 +176,10 @@ export class RenewalsRepository {
     await this.tx.manager.query(
       `UPDATE subscriptions s
           SET milestones_awarded = s.milestones_awarded || m.awarded, updated_at = now()
-         FROM (SELECT id, jsonb_object_agg(months::text, $3::timestamptz) AS awarded
+         FROM (SELECT id, jsonb_object_agg(months::text, $3::text) AS awarded
                  FROM unnest($1::uuid[], $2::integer[]) AS x(id, months) GROUP BY id) m
         WHERE s.id = m.id`,
-      [rows.map((r) => r.id), rows.map((r) => r.months), now],
+      [rows.map((r) => r.id), rows.map((r) => r.months), now.toISOString()],
     );
   }
 
@@ -192,7 +193,7 @@ export class RenewalsRepository {
        UPDATE subscriptions s
           SET pending_payment_id = CASE WHEN s.pending_payment_id = v.payment_id THEN NULL
                                         ELSE s.pending_payment_id END,
-              metadata = ${appendHistory(`jsonb_build_object('event', 'payment_refunded_unused', 'at', now(), 'payment_id', v.payment_id)`)},
+              metadata = ${appendHistory(`jsonb_build_object('event', 'payment_refunded_unused', 'at', ${isoUtc('now()')}, 'payment_id', v.payment_id)`)},
               updated_at = now()
          FROM v
         WHERE s.id = v.id`,
@@ -231,7 +232,7 @@ export class RenewalsRepository {
               next_billing_date = COALESCE(v.retry_at, s.next_billing_date),
               auto_renew = v.retry_at IS NOT NULL AND s.auto_renew,
               pending_payment_id = NULL,
-              metadata = ${appendHistory(`jsonb_build_object('event', 'charge_failed', 'at', now(), 'payment_id', v.payment_id, 'reason', v.reason, 'retry_at', v.retry_at)`)},
+              metadata = ${appendHistory(`jsonb_build_object('event', 'charge_failed', 'at', ${isoUtc('now()')}, 'payment_id', v.payment_id, 'reason', v.reason, 'retry_at', ${isoUtc('v.retry_at')})`)},
               updated_at = now()
          FROM v
         WHERE s.id = v.id AND s.pending_payment_id = v.payment_id AND s.status IN (${RENEWING})
@@ -243,7 +244,7 @@ export class RenewalsRepository {
       `WITH v AS (SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::varchar[]) AS v(id, payment_id, reason))
        UPDATE subscriptions s
           SET pending_payment_id = NULL,
-              metadata = ${appendHistory(`jsonb_build_object('event', 'charge_failed', 'at', now(), 'payment_id', v.payment_id, 'reason', v.reason, 'retry_at', NULL)`)},
+              metadata = ${appendHistory(`jsonb_build_object('event', 'charge_failed', 'at', ${isoUtc('now()')}, 'payment_id', v.payment_id, 'reason', v.reason, 'retry_at', NULL)`)},
               updated_at = now()
          FROM v
         WHERE s.id = v.id AND s.pending_payment_id = v.payment_id AND s.status NOT IN (${RENEWING})`,

@@ -42,7 +42,10 @@ export class SubscribeService {
       throw AppException.unprocessable('TIER_NOT_AVAILABLE', 'This tier is no longer offered.');
     // A tier priced 0 (saved before tiers had to cost at least 1) could never be charged at the gateway.
     if (tier.amount_cents < 1)
-      throw AppException.unprocessable('TIER_NOT_AVAILABLE', 'This tier has no price and cannot be paid for.');
+      throw AppException.unprocessable(
+        'TIER_NOT_AVAILABLE',
+        'This tier has no price and cannot be paid for.',
+      );
     const now = new Date().toISOString();
     const { subscriptionId, payment, trial } = await this.tx.run(async () => {
       const trialDays = trialDaysFor(tier.trial_days, await this.subs.hasStarted(user.siteId, user.id));
