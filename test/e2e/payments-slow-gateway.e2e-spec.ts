@@ -1,4 +1,5 @@
 import { majorToMinor } from '#app/common/money.js';
+import { RefundAmountsRepository } from '#app/modules/payments/refund-amounts.repository.js';
 import { api } from '../support/api';
 import { makeUser, pointsOf } from '../support/factories';
 import { type MembershipWorld, withRoot } from '../support/memberships';
@@ -212,6 +213,66 @@ describe('a slow gateway (answers after the client gives up)', () => {
         refund_pending_cents: 0,
       });
       expect(w.fakes.gatewayTwo.orders.get(orderId)?.refunds.map((r) => r.amount)).toEqual([500]);
+    });
+
+    it('announces to the buyer only what staff refunded, when a held refund the service queued is settled with it', async () => {
+      const { buyer, order } = await paid();
+      await w.t.jobs.enqueue('payments.refund', {
+        payment_transaction_id: order.order_id,
+        amount_cents: 400,
+        reason: 'Merch order cancelled',
+      });
+      w.fakes.gatewayOne.setLatency(1000);
+      try {
+        await w.t.drain(); // the queued £4.00: made, its answer lost, held
+        await api(w.t.app)
+          .as(w.admin.token)
+          .post(`/admin/payments/${order.order_id}/refund`, { amount_cents: 300, reason: 'Goodwill' })
+          .expect(502); // staff's £3.00: made, its answer lost, held
+      } finally {
+        w.fakes.gatewayOne.setLatency(0);
+      }
+      expect(await amountsOf(order.order_id)).toMatchObject({ refunded_cents: 0, refund_pending_cents: 700 });
+      await reconcileLater(order.order_id);
+      await w.t.drain();
+      expect(await amountsOf(order.order_id)).toMatchObject({ refunded_cents: 700, refund_pending_cents: 0 });
+      const notices = w.t.smtp.to(buyer.email).filter((m) => m.headers['x-mail-kind'] === 'payment_refunded');
+      expect(notices.map((m) => m.subject)).toEqual(['We have refunded 3.00 GBP']);
+    });
+
+    it('keeps a queued refund that lost its reservation to an admin’s refund, until that one is settled', async () => {
+      const { order } = await paid();
+      const amounts = w.t.app.get(RefundAmountsRepository);
+      await w.t.jobs.enqueue('payments.refund', {
+        payment_transaction_id: order.order_id,
+        amount_cents: 1000,
+        reason: 'Could not be entered',
+      });
+      // An admin's whole refund reserves the amount between the job's read of the payment and its own reservation.
+      const reserve = amounts.reserveRefund.bind(amounts);
+      let raced = false;
+      const spy = jest.spyOn(amounts, 'reserveRefund').mockImplementation(async (id, amount, manager) => {
+        if (!raced) {
+          raced = true;
+          expect(await reserve(id, 1000, manager)).toBe(true);
+        }
+        return reserve(id, amount, manager);
+      });
+      try {
+        await w.t.drain();
+      } finally {
+        spy.mockRestore();
+      }
+      // The gateway refuses the admin's refund: its reservation goes back, and the queued refund is still owed.
+      await w.t.db.transaction((m) => amounts.settleRefund(order.order_id, 1000, false, m));
+      const [job] = await w.t.db.query<Array<{ id: string; state: string }>>(
+        `SELECT id, state FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
+        [order.order_id],
+      );
+      expect(job.state).toBe('retry');
+      await w.t.db.query(`UPDATE pgboss.job SET start_after = now() WHERE id = $1`, [job.id]);
+      await w.t.drain();
+      expect(await amountsOf(order.order_id)).toMatchObject({ status: 'refunded', refunded_cents: 1000 });
     });
 
     it('leaves a held refund alone while the gateway cannot be asked', async () => {

@@ -59,7 +59,8 @@ const QUEUE_CONCURRENCY: Partial<Record<JobName, { workers: number; batch: numbe
  * at the gateway to delete (it would charge a cancelled member), a provider's news to read (a cancellation
  * owing a refund). Six attempts span about 16 minutes of back-off; a job that spends them is sent again
  * `PROMISE_RETRY_AFTER_S` later, for as long as it fails, each time logged as an error (the spent job stays
- * `failed`). Their handlers end without throwing when nothing more can be done.
+ * `failed`). The refund's handler ends without throwing when nothing of it is owed any more; the others go
+ * on while the provider refuses them (a key put right later, or an error someone must look at in the log).
  */
 const KEPT_PROMISES = new Set<JobName>(['payments.refund', 'subscriptions.delete-schedule', 'merch.sync']);
 export const PROMISE_RETRY_AFTER_S = 3600;

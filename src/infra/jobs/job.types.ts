@@ -17,11 +17,10 @@ export interface JobMap {
   'idempotency.cleanup': Record<string, never>;
   /** The `raffle_entry` e-mail of an entry made without a payment (points, free, postal, credits). */
   'entries.notify': { raffle_entry_id: string; to: string };
-  /**
-   * E-mails about a settled payment (entry and purchase mails, or the refund notice); with `refunded_cents`,
-   * the buyer's notice of a refund staff made.
-   */
-  'payments.notify': { payment_transaction_id: string; refunded_cents?: number };
+  /** E-mails about a settled payment (entry and purchase mails, or the refund notice). */
+  'payments.notify': { payment_transaction_id: string };
+  /** The buyer's notice of a refund staff made: `refunded_cents` went back. */
+  'payments.refund-notice': { payment_transaction_id: string; refunded_cents: number };
   /** Sends a refund to the gateway: whole payments that could not be fulfilled, and admin refunds. */
   'payments.refund': { payment_transaction_id: string; amount_cents: number; reason: string };
   /** Charges the stored cards of the memberships due (scheduled hourly; `renewals`). */
@@ -70,6 +69,7 @@ export const JOB_NAMES: JobName[] = [
   'idempotency.cleanup',
   'entries.notify',
   'payments.notify',
+  'payments.refund-notice',
   'payments.refund',
   'inbound.process',
   'payments.reconcile',

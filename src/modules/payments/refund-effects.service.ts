@@ -70,10 +70,11 @@ export class RefundEffectsService {
     );
     // A refund staff made is news to the buyer (one the service queued was announced when it was queued: an
     // order that could not be entered, a cooling-off cancellation).
-    if (after.user_id && entries.some((e) => e.by !== null))
+    const byStaffCents = entries.filter((e) => e.by !== null).reduce((sum, e) => sum + e.amount_cents, 0);
+    if (after.user_id && byStaffCents > 0)
       await this.jobs.enqueue(
-        'payments.notify',
-        { payment_transaction_id: after.id, refunded_cents: amountCents },
+        'payments.refund-notice',
+        { payment_transaction_id: after.id, refunded_cents: byStaffCents },
         { manager },
       );
     // Last: a whole refund voids the raffle entry, which holds the raffle's row (the counter every buyer

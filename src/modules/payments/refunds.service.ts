@@ -61,6 +61,16 @@ export class RefundsService {
     return this.refund(paymentId, amount, reason, null, NO_REQUEST, amountCents);
   }
 
+  /**
+   * Whether anything of a payment may still be given back: settled, with an amount left or a refund in flight
+   * (which the gateway may yet refuse, giving its amount back to refund).
+   */
+  async mayStillRefund(paymentId: string): Promise<boolean> {
+    const p = await this.payments.findById(paymentId);
+    if (!p || (p.status !== 'succeeded' && p.status !== 'partially_refunded')) return false;
+    return unrefunded(p) > 0 || p.refund_pending_cents > 0;
+  }
+
   async refund(
     paymentId: string,
     amountCents: number,

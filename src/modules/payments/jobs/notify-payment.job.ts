@@ -30,10 +30,9 @@ export class NotifyPaymentJob implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.register('payments.notify', (data) =>
-      data.refunded_cents === undefined
-        ? this.run(data.payment_transaction_id)
-        : this.refunded(data.payment_transaction_id, data.refunded_cents),
+    this.jobs.register('payments.notify', (data) => this.run(data.payment_transaction_id));
+    this.jobs.register('payments.refund-notice', (data) =>
+      this.refunded(data.payment_transaction_id, data.refunded_cents),
     );
   }
 

@@ -6,7 +6,7 @@ import { RefundsService } from '../refunds.service.js';
  * Sends a queued refund (a paid order that could not be entered, a cooling-off cancellation, a merch order
  * cancelled or failed, a membership payment that paid for no period). A refund not made is retried by the
  * queue, and after its attempts sent again later for as long as it is owed (`KEPT_PROMISES`); one that can
- * no longer be made (the payment is not settled, or gone) ends here.
+ * no longer be made (the payment not settled, gone, or refunded whole meanwhile) ends here.
  */
 @Injectable()
 export class RefundPaymentJob implements OnModuleInit {
@@ -24,7 +24,14 @@ export class RefundPaymentJob implements OnModuleInit {
         data.amount_cents,
         data.reason,
       );
-      if (!result.done && result.unrefundable) {
+      // Refused its reservation: the payment is not settled, or another refund (an admin's) took the amount
+      // between the job's read and its reservation, which the gateway may yet refuse. Ended only when nothing
+      // of the payment is left to give back.
+      if (
+        !result.done &&
+        result.unrefundable &&
+        !(await this.refunds.mayStillRefund(data.payment_transaction_id))
+      ) {
         this.logger.warn(
           { payment_transaction_id: data.payment_transaction_id, reason: result.reason },
           'queued refund not sent: nothing of it can be refunded',
