@@ -892,6 +892,19 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       // The API's `tier` stays the tier's name, as the spec has it.
       expect((await getSubscription(w, member.token, id).expect(200)).body.tier).toBe(gold.name);
     });
+
+    it('names a tier whose display name is blank by its name, in its e-mails and its payment', async () => {
+      const plain = await tierOn(w, { display_name: ' ' });
+      const { member, id } = await activeMember(w, plain.id);
+      await w.t.drain();
+      const subjects = w.t.smtp.to(member.email).map((m) => m.subject);
+      expect(subjects).toContain(`Your ${plain.name} membership has started`);
+      const [payment] = await w.t.db.query<Array<{ description: string }>>(
+        `SELECT description FROM payment_transactions WHERE subscription_id = $1`,
+        [id],
+      );
+      expect(payment.description).toBe(`${plain.name} membership`);
+    });
   });
 
   describe('cancelling', () => {

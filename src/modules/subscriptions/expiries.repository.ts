@@ -60,7 +60,7 @@ export class ExpiriesRepository {
            OR (s.status = 'past_due' AND s.past_due_since <= $1::timestamptz - interval '7 days')
            OR (s.status = 'paused' AND s.paused_until <= $1::timestamptz))
        RETURNING s.id, s.user_id, s.site_id, s.status, s.gatewayone_schedule_id,
-                 (SELECT COALESCE(t.display_name, t.name) FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_title`,
+                 (SELECT COALESCE(NULLIF(btrim(t.display_name), ''), t.name) FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_title`,
       [now],
     );
     return rows;

@@ -48,7 +48,7 @@ export interface FailedRenewal {
   paymentId: string;
   userId: string;
   siteId: string;
-  tierName: string;
+  tierTitle: string;
   amountCents: number;
   currency: string;
   pastDueSince: Date | null;
@@ -159,7 +159,7 @@ export class RenewalEffectsService {
             user_id: f.userId,
             variables: {
               ...membershipVariables({
-                tier_title: f.tierName,
+                tier_title: f.tierTitle,
                 amount_cents: f.amountCents,
                 currency: f.currency,
               }),

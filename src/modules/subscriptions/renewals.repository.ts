@@ -62,7 +62,7 @@ export class RenewalsRepository {
                                   updated_at = now()
         WHERE s.id = ANY($1::uuid[])
        RETURNING s.id, s.site_id, s.user_id, s.status, s.amount_cents, s.currency, s.billing_interval,
-                 (SELECT COALESCE(t.display_name, t.name) FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_title,
+                 (SELECT COALESCE(NULLIF(btrim(t.display_name), ''), t.name) FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_title,
                  s.gatewayone_registration_id, s.pending_payment_id, s.current_period_start,
                  s.current_period_end, s.past_due_since, s.failed_charges`,
       [ids],
@@ -82,7 +82,7 @@ export class RenewalsRepository {
   ): Promise<Array<ClaimedRenewal & { claimed_at: Date }>> {
     return this.tx.manager.query(
       `SELECT s.id, s.site_id, s.user_id, s.status, s.amount_cents, s.currency, s.billing_interval,
-              COALESCE(t.display_name, t.name) AS tier_title, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_start,
+              COALESCE(NULLIF(btrim(t.display_name), ''), t.name) AS tier_title, s.gatewayone_registration_id, s.pending_payment_id, s.current_period_start,
               s.current_period_end, s.past_due_since, s.failed_charges, s.pending_payment_claimed_at AS claimed_at
          FROM subscriptions s JOIN subscription_tiers t ON t.id = s.tier_id
         WHERE s.pending_payment_id IS NOT NULL AND s.pending_payment_claimed_at < $1 AND ($3::uuid IS NULL OR s.id > $3::uuid)

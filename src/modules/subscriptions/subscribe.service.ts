@@ -70,7 +70,7 @@ export class SubscribeService {
           userId: user.id,
           amountCents: trial ? 0 : tier.amount_cents,
           currency: tier.currency,
-          description: `${tier.display_name ?? tier.name} membership${trial ? ' (trial: card check)' : ''}`,
+          description: `${tier.display_name?.trim() || tier.name} membership${trial ? ' (trial: card check)' : ''}`,
           subscriptionId: subscription.id,
           metadata: { kind: 'start' },
         },

@@ -39,7 +39,7 @@ export interface HistoryEvent {
  * renewed. The subquery is evaluated again for the row as it now is.
  */
 const SELECT_ROW = `SELECT s.*, (SELECT t.name FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_name,
-                           (SELECT COALESCE(t.display_name, t.name) FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_title
+                           (SELECT COALESCE(NULLIF(btrim(t.display_name), ''), t.name) FROM subscription_tiers t WHERE t.id = s.tier_id) AS tier_title
                       FROM subscriptions s`;
 
 /** Appends `$n::jsonb` (an event) to `metadata.history`. */

@@ -217,7 +217,7 @@ function failure(c: ClaimedRenewal, reason: string): FailedRenewal {
     paymentId: c.pending_payment_id,
     userId: c.user_id,
     siteId: c.site_id,
-    tierName: c.tier_title,
+    tierTitle: c.tier_title,
     amountCents: c.amount_cents,
     currency: c.currency,
     pastDueSince: c.past_due_since,
