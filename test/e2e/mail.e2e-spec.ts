@@ -257,6 +257,30 @@ describe('e-mail through SMTP', () => {
       expect(JSON.stringify(entry)).not.toContain(SMTP_PASS);
     });
 
+    it('shows the member their failed mail without the transport’s error, and forgets the address on erasure', async () => {
+      const site = await ownSmtpSite({ smtp_port: await closedPort() });
+      const user = await makeUser(t, site);
+      await queueMail(t, 'welcome', site, user.email, {}, user.user.id);
+      await t.drain();
+      const [job] = await mailJobsTo(t, user.email);
+      await makeDue(t, job.id, true);
+      await t.drain();
+      const me = await api(t.app).as(user.token).get('/users/me').expect(200);
+      const seen = (me.body.activity_logs as Array<{ activity_type: string; metadata: unknown }>).find(
+        (l) => l.activity_type === 'mail_failed',
+      );
+      // The error names the site's mail server (its address and port): staff read it in the log and the job.
+      expect(seen?.metadata).toEqual({ kind: 'welcome', to: user.email, attempts: 6 });
+      const admin = await makeUser(t, site, { role: 'admin' });
+      await api(t.app)
+        .as(admin.token)
+        .delete(`/admin/users/${user.user.id}`)
+        .send({ reason: 'Asked to be forgotten' })
+        .expect(204);
+      const kept = await t.db.query(`SELECT metadata FROM activity_logs WHERE user_id = $1`, [user.user.id]);
+      expect(JSON.stringify(kept)).not.toContain(user.email);
+    });
+
     it('is retried and delivered once the server answers again', async () => {
       const port = await closedPort();
       const site = await ownSmtpSite({ smtp_port: port, smtp_username: null, smtp_password: null });

@@ -44,6 +44,18 @@ export function toProfileDto(p: UserProfile): UserProfileDto {
  */
 const madeByOther = (l: ActivityLog): boolean => l.actor_id !== null && l.actor_id !== l.user_id;
 
+/**
+ * Metadata kept for staff that the user's own view leaves out: a failed mail's transport error names the site's
+ * mail server (host, port) or the provider's answer.
+ */
+const STAFF_ONLY_METADATA: Partial<Record<string, readonly string[]>> = { mail_failed: ['error'] };
+
+function metadataForUser(l: ActivityLog): Record<string, unknown> {
+  const hidden = STAFF_ONLY_METADATA[l.activity_type];
+  if (!hidden) return l.metadata;
+  return Object.fromEntries(Object.entries(l.metadata).filter(([key]) => !hidden.includes(key)));
+}
+
 export function toActivityLogDto(l: ActivityLog): ActivityLogDto {
   const other = madeByOther(l);
   return {
@@ -60,7 +72,7 @@ export function toActivityLogDto(l: ActivityLog): ActivityLogDto {
     resource_type: l.resource_type,
     resource_id: l.resource_id,
     created_at: l.created_at.toISOString(),
-    metadata: l.metadata,
+    metadata: metadataForUser(l),
   };
 }
 

@@ -184,7 +184,11 @@ export class UsersRepository {
                 address = NULL, address_2 = NULL, city = NULL, state_region = NULL, zip_code = NULL,
                 country = NULL, latitude = NULL, longitude = NULL, locale = NULL, timezone = NULL,
                 marketing_id = NULL, accepts_marketing = false, updated_at = now()
-           FROM erased WHERE p.user_id = erased.id)
+           FROM erased WHERE p.user_id = erased.id),
+       -- A failed mail's record named the address it was sent to; the account's address is gone, so is that.
+       mails AS (
+         UPDATE activity_logs l SET metadata = l.metadata - 'to'
+           FROM erased WHERE l.user_id = erased.id AND l.activity_type = 'mail_failed')
        SELECT gone.* FROM gone JOIN erased ON erased.id = gone.id`,
       [id, tombstone, now, reason.slice(0, 500)],
     );
