@@ -38,6 +38,7 @@ import {
   UpdateDiscountCodeDto,
 } from './dto/discount-code-input.dto.js';
 import { BulkGenerateResultDto, DiscountCodeDto } from './dto/responses.dto.js';
+import { StaffAction } from '#app/modules/users/staff-action.js';
 
 const MASKING =
   '`code` is `null` (and `code_display` bullets) unless you are an admin of the site or claimed the code.';
@@ -54,6 +55,7 @@ export class DiscountCodesController {
     private readonly claims: ClaimsService,
   ) {}
 
+  @StaffAction({ type: 'discount_code_created', resource: 'discount_code', what: 'Discount code created' })
   @Post()
   @ApiTags('admin: discounts')
   @HttpCode(HttpStatus.CREATED)
@@ -84,6 +86,11 @@ export class DiscountCodesController {
     return this.codes.create(caller, siteId, body);
   }
 
+  @StaffAction({
+    type: 'discount_codes_generated',
+    resource: 'discount_code',
+    what: 'Discount codes generated',
+  })
   @Post('bulk-generate')
   @ApiTags('admin: discounts')
   @HttpCode(HttpStatus.CREATED)
@@ -193,6 +200,7 @@ export class DiscountCodesController {
     return this.claims.claim(user, id, meta);
   }
 
+  @StaffAction({ type: 'discount_code_updated', resource: 'discount_code', what: 'Discount code changed' })
   @Put(':id')
   @ApiTags('admin: discounts')
   @Auth('admin')
@@ -223,6 +231,7 @@ export class DiscountCodesController {
     return this.codes.update(caller, siteId, id, body);
   }
 
+  @StaffAction({ type: 'discount_code_deleted', resource: 'discount_code', what: 'Discount code deleted' })
   @Delete(':id')
   @ApiTags('admin: discounts')
   @HttpCode(HttpStatus.NO_CONTENT)

@@ -14,10 +14,11 @@ import { DiscountCodesController } from './discount-codes.controller.js';
 import { DiscountCodesRepository } from './discount-codes.repository.js';
 import { DiscountCodesService } from './discount-codes.service.js';
 import { UniqueCodesRepository } from './unique-codes.repository.js';
+import { UsersModule } from '#app/modules/users/users.module.js';
 
 /** The discount catalogue: brands, tags, single and bulk codes (DESIGN §6). Claims with points. */
 @Module({
-  imports: [SitesModule, RewardsModule],
+  imports: [SitesModule, RewardsModule, UsersModule],
   controllers: [CatalogueController, DiscountCodesController, CodeExportController],
   providers: [
     CatalogueRepository,

@@ -16,6 +16,7 @@ import {
 } from './dto/merch.dto.js';
 import { MerchAdminOrdersService } from './merch-admin-orders.service.js';
 import { MerchProductsService } from './merch-products.service.js';
+import { StaffAction } from '#app/modules/users/staff-action.js';
 
 @ApiTags('admin: merch')
 @Controller('api/admin/merch')
@@ -25,6 +26,7 @@ export class MerchAdminController {
     private readonly admin: MerchAdminOrdersService,
   ) {}
 
+  @StaffAction({ type: 'merch_product_created', resource: 'merch_product', what: 'Merch product created' })
   @Post('products')
   @Auth('admin')
   @ApiOperation({
@@ -53,6 +55,7 @@ export class MerchAdminController {
     return this.products.create(siteId, body);
   }
 
+  @StaffAction({ type: 'merch_product_updated', resource: 'merch_product', what: 'Merch product changed' })
   @Put('products/:id')
   @Auth('admin')
   @ApiOperation({

@@ -17,6 +17,7 @@ import { MerchPaymentsHandler } from './merch-payments.handler.js';
 import { MerchProductsController } from './merch-products.controller.js';
 import { MerchProductsService } from './merch-products.service.js';
 import { MerchRepository } from './merch.repository.js';
+import { UsersModule } from '#app/modules/users/users.module.js';
 
 /**
  * Merchandise: products, orders paid through the one payment path (`PaymentHooks`, purpose `merch`),
@@ -28,6 +29,7 @@ import { MerchRepository } from './merch.repository.js';
     FulfilmentModule,
     PaymentsModule,
     SitesModule,
+    UsersModule,
   ],
   controllers: [MerchProductsController, MerchOrdersController, MerchAdminController],
   providers: [

@@ -5,6 +5,7 @@ import { AppException } from '#app/common/errors/app.exception.js';
 import { ApiErrors } from '#app/common/openapi/api-errors.decorator.js';
 import { Prop } from '#app/common/validation/fields.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { StaffAction } from '#app/modules/users/staff-action.js';
 
 export class JobRunDto {
   @Prop(String, { example: 'reconciliation' }) name!: string;
@@ -17,6 +18,7 @@ export class JobRunDto {
 export class AdminJobsController {
   constructor(private readonly jobs: JobQueue) {}
 
+  @StaffAction({ type: 'job_run', resource: 'job', what: 'Job run by hand' })
   @Post(':name/run')
   @Auth('superadmin')
   @HttpCode(200)

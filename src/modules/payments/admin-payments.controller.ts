@@ -13,6 +13,7 @@ import { PaymentListQueryDto, PaymentTransactionDto, RefundDto } from './dto/pay
 import { InboundEventDto, InboundEventsQueryDto } from './dto/inbound-event.dto.js';
 import { InboxService } from './inbox.service.js';
 import { PaymentsService } from './payments.service.js';
+import { StaffAction } from '#app/modules/users/staff-action.js';
 
 @ApiTags('admin: payments')
 @Controller('admin')
@@ -85,6 +86,7 @@ export class AdminPaymentsController {
     return rows;
   }
 
+  @StaffAction({ type: 'inbound_event_replayed', resource: 'inbound_event', what: 'Provider event replayed' })
   @Post('inbound-events/:id/replay')
   @Auth('admin')
   @HttpCode(200)

@@ -12,12 +12,14 @@ import { RaffleListQueryDto } from './dto/raffle-query.dto.js';
 import { RaffleDto } from './dto/raffle.dto.js';
 import { RaffleAdminService } from './raffle-admin.service.js';
 import { RAFFLE_EXAMPLE } from './raffles.examples.js';
+import { StaffAction } from '#app/modules/users/staff-action.js';
 
 @ApiTags('admin: raffles')
 @Controller('admin/raffles')
 export class AdminRafflesController {
   constructor(private readonly raffles: RaffleAdminService) {}
 
+  @StaffAction({ type: 'raffle_created', resource: 'raffle', what: 'Raffle created' })
   @Post()
   @Auth('admin')
   @ApiOperation({
@@ -61,6 +63,7 @@ export class AdminRafflesController {
     return rows;
   }
 
+  @StaffAction({ type: 'raffle_updated', resource: 'raffle', what: 'Raffle changed' })
   @Put(':id')
   @Auth('admin')
   @ApiOperation({
@@ -101,6 +104,7 @@ export class AdminRafflesController {
     return this.raffles.update(actor, siteId, id, body);
   }
 
+  @StaffAction({ type: 'raffle_published', resource: 'raffle', what: 'Raffle published' })
   @Post(':id/publish')
   @Auth('admin')
   @HttpCode(200)
@@ -119,6 +123,7 @@ export class AdminRafflesController {
     return this.raffles.publish(actor, siteId, id);
   }
 
+  @StaffAction({ type: 'raffle_closed', resource: 'raffle', what: 'Raffle closed' })
   @Post(':id/close')
   @Auth('admin')
   @HttpCode(200)

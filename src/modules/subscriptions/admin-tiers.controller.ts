@@ -9,12 +9,14 @@ import { setNextCursor } from '#app/common/pagination/pagination.js';
 import { UuidParam } from '#app/common/validation/uuid-param.pipe.js';
 import { CreateTierDto, TierDto, TierListQueryDto, UpdateTierDto } from './dto/tier.dto.js';
 import { TiersService } from './tiers.service.js';
+import { StaffAction } from '#app/modules/users/staff-action.js';
 
 @ApiTags('admin: subscription tiers')
 @Controller('admin/subscription-tiers')
 export class AdminTiersController {
   constructor(private readonly tiers: TiersService) {}
 
+  @StaffAction({ type: 'tier_created', resource: 'subscription_tier', what: 'Membership tier created' })
   @Post()
   @Auth('admin')
   @ApiOperation({ summary: 'Create a subscription tier' })
@@ -55,6 +57,7 @@ export class AdminTiersController {
     return rows;
   }
 
+  @StaffAction({ type: 'tier_updated', resource: 'subscription_tier', what: 'Membership tier changed' })
   @Put(':id')
   @Auth('admin')
   @ApiOperation({

@@ -11,6 +11,7 @@ import { RaffleWinnerNestedDto } from '#app/modules/raffles/dto/raffle.dto.js';
 import { DrawService } from './draw.service.js';
 import { DrawRequestDto, DrawResultDto } from './dto/draws.dto.js';
 import { WinnersService } from './winners.service.js';
+import { StaffAction } from '#app/modules/users/staff-action.js';
 
 @ApiTags('admin: raffles')
 @Controller('admin')
@@ -20,6 +21,7 @@ export class AdminDrawsController {
     private readonly winners: WinnersService,
   ) {}
 
+  @StaffAction({ type: 'raffle_drawn', resource: 'raffle', what: 'Raffle drawn' })
   @Post('raffles/:id/draw')
   @Auth('admin')
   @ApiOperation({
