@@ -158,6 +158,46 @@ describe('jobs that keep a promise through an outage longer than their attempts'
     expect(await payment(o.payment_id as string)).toMatchObject({ status: 'refunded' });
   });
 
+  it('sends a queued refund once when two copies of its job run side by side (as one worker’s batch runs them)', async () => {
+    const queue = w.t.jobs as unknown as {
+      runBatch(name: JobName, jobs: Array<{ id: string; data: unknown }>): Promise<void>;
+    };
+    for (let round = 0; round < 3; round++) {
+      const raffle = await raffleOn(w);
+      const buyer = await makeUser(w.t, w.site);
+      const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 4 }); // £10.00
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      await confirm(w, order.order_id).expect(200);
+      await w.t.drain();
+      // Two copies of one part refund (pg-boss keeps no singleton on this queue), fetched together.
+      for (let copy = 0; copy < 2; copy++)
+        await w.t.jobs.enqueue('payments.refund', {
+          payment_transaction_id: order.order_id,
+          amount_cents: 400,
+          reason: 'Cooling-off cancellation',
+        });
+      const copies = await w.t.db.query<Array<{ id: string; data: unknown }>>(
+        `SELECT id, data FROM pgboss.job WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1`,
+        [order.order_id],
+      );
+      await w.t.db.query(
+        `UPDATE pgboss.job SET state = 'active', started_on = now() WHERE id = ANY($1::uuid[])`,
+        [copies.map((c) => c.id)],
+      );
+      expect(copies).toHaveLength(2);
+      await queue.runBatch('payments.refund', copies);
+      await w.t.db.query(
+        `UPDATE pgboss.job SET start_after = now() WHERE name = 'payments.refund' AND data->>'payment_transaction_id' = $1 AND state = 'retry'`,
+        [order.order_id],
+      );
+      await w.t.drain(); // the copy that found the other in flight, again: nothing of it is left to send
+      expect(w.fakes.gatewayOne.payments.get(order.checkout_id)?.refunds.map((r) => r.amount)).toEqual([
+        '4.00',
+      ]);
+      expect(await payment(order.order_id)).toMatchObject({ refunded_cents: 400 });
+    }
+  });
+
   it('ends a queued refund that nothing can be refunded of, rather than send it again for ever', async () => {
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);

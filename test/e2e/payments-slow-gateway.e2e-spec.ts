@@ -251,13 +251,15 @@ describe('a slow gateway (answers after the client gives up)', () => {
       // An admin's whole refund reserves the amount between the job's read of the payment and its own reservation.
       const reserve = amounts.reserveRefund.bind(amounts);
       let raced = false;
-      const spy = jest.spyOn(amounts, 'reserveRefund').mockImplementation(async (id, amount, manager) => {
-        if (!raced) {
-          raced = true;
-          expect(await reserve(id, 1000, manager)).toBe(true);
-        }
-        return reserve(id, amount, manager);
-      });
+      const spy = jest
+        .spyOn(amounts, 'reserveRefund')
+        .mockImplementation(async (id, amount, manager, queued) => {
+          if (!raced) {
+            raced = true;
+            expect(await reserve(id, 1000, manager)).toBe(true);
+          }
+          return reserve(id, amount, manager, queued);
+        });
       try {
         await w.t.drain();
       } finally {

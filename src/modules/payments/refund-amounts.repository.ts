@@ -8,15 +8,26 @@ import type { PaymentTransaction } from './entities/payment-transaction.entity.j
  */
 @Injectable()
 export class RefundAmountsRepository {
-  /** Reserves a refund amount; false when it would pass what was paid and not yet refunded. */
-  async reserveRefund(id: string, amount: number, manager: EntityManager): Promise<boolean> {
+  /**
+   * Reserves a refund amount; false when it would pass what was paid and not yet refunded. A part of a queued
+   * refund (`queued`, its whole amount) reserves only while no other refund is in flight and what was sent of
+   * that queued refund (its entries in the history, written with each settlement) leaves room for it: two
+   * copies of one refund job (pg-boss keeps no singleton on these queues) cannot both send it.
+   */
+  async reserveRefund(id: string, amount: number, manager: EntityManager, queued?: number): Promise<boolean> {
     const result = await manager.query<[unknown[], number]>(
       `UPDATE payment_transactions
           SET refund_pending_cents = refund_pending_cents + $2, refund_reserved_at = now(), updated_at = now()
         WHERE id = $1 AND status IN ('succeeded', 'partially_refunded')
           AND refunded_cents + refund_pending_cents + $2 <= amount_cents
+          AND ($3::integer IS NULL OR (
+                refund_pending_cents = 0
+            AND (SELECT COALESCE(sum((r->>'amount_cents')::integer), 0)
+                   FROM jsonb_array_elements(CASE WHEN jsonb_typeof(metadata->'refunds') = 'array'
+                                                THEN metadata->'refunds' ELSE '[]'::jsonb END) r
+                  WHERE jsonb_typeof(r) = 'object' AND r->>'queued_refund' = $3::text) + $2 <= $3))
         RETURNING id`,
-      [id, amount],
+      [id, amount, queued ?? null],
     );
     return result[0].length === 1;
   }

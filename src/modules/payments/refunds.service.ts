@@ -83,7 +83,7 @@ export class RefundsService {
     const payment = await this.payments.findById(paymentId);
     if (!payment) return { done: false, reason: 'unknown payment', unrefundable: true };
     const reserved = await this.tx.run((manager) =>
-      this.amounts.reserveRefund(payment.id, amountCents, manager),
+      this.amounts.reserveRefund(payment.id, amountCents, manager, queued),
     );
     if (!reserved)
       return {
