@@ -47,6 +47,8 @@ export interface SmtpSinkOptions {
   auth?: { user: string; pass: string };
   /** Where to listen (default loopback). */
   host?: string;
+  /** Refuse every recipient (452), quoting the address as real servers do. */
+  refuseRecipients?: boolean;
 }
 
 /** A real SMTP server on loopback that keeps what it receives, for tests to read. */
@@ -72,6 +74,14 @@ export class SmtpSink {
         } else callback(new Error('Invalid username or password'));
       },
       logger: false,
+      onRcptTo: (address, _session, callback) => {
+        if (!this.options.refuseRecipients) {
+          callback();
+          return;
+        }
+        const refusal = new Error(`<${address.address}>: Recipient address rejected: mailbox full`);
+        callback(Object.assign(refusal, { responseCode: 452 }));
+      },
       onData: (stream, session, callback) => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));

@@ -146,7 +146,11 @@ export class MailService implements OnModuleInit {
     });
   }
 
-  /** Visible, never lost: who, what and why, without the message's links or any secret. */
+  /**
+   * Visible, never lost: who, what and why, without the message's links or any secret. The address is named
+   * only for a mail to no account (an account's record says whose it is), and taken out of the error (servers
+   * quote it in refusals): a record written while the account is being erased keeps no trace of it.
+   */
   private async recordFailure(data: MailJob, meta: JobMeta, reason: string): Promise<void> {
     await this.activity.record(
       {
@@ -159,9 +163,9 @@ export class MailService implements OnModuleInit {
         resourceId: meta.id,
         metadata: {
           kind: data.kind,
-          to: data.to,
+          ...(data.user_id ? {} : { to: data.to }),
           attempts: meta.retryCount + 1,
-          error: reason.slice(0, 300),
+          error: reason.replaceAll(data.to, '<recipient>').slice(0, 300),
         },
       },
       NO_REQUEST,

@@ -185,10 +185,12 @@ export class UsersRepository {
                 country = NULL, latitude = NULL, longitude = NULL, locale = NULL, timezone = NULL,
                 marketing_id = NULL, accepts_marketing = false, updated_at = now()
            FROM erased WHERE p.user_id = erased.id),
-       -- A failed mail's record named the address it was sent to; the account's address is gone, so is that.
+       -- A failed mail's record named the address it was sent to, and its error may quote it (records written
+       -- before they left it out): the account's address is gone, so are they.
        mails AS (
-         UPDATE activity_logs l SET metadata = l.metadata - 'to'
-           FROM erased WHERE l.user_id = erased.id AND l.activity_type = 'mail_failed')
+         UPDATE activity_logs l SET metadata = l.metadata - 'to' - 'error'
+           FROM erased WHERE l.user_id = erased.id AND l.activity_type = 'mail_failed'
+            AND (l.metadata ? 'to' OR l.metadata ? 'error'))
        SELECT gone.* FROM gone JOIN erased ON erased.id = gone.id`,
       [id, tombstone, now, reason.slice(0, 500)],
     );
