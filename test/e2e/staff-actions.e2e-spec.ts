@@ -1,6 +1,6 @@
 import { api } from '../support/api';
 import { bulkBody, codeBody, makeBrand } from '../support/discounts';
-import { makeUser, type MadeUser } from '../support/factories';
+import { makeSite, makeUser, type MadeUser } from '../support/factories';
 import { tierOn } from '../support/memberships';
 import { type MerchWorld, productOn, startMerchWorld, stopMerchWorld } from '../support/merch';
 import { raffleOn } from '../support/payments';
@@ -89,6 +89,54 @@ describe('staff actions in the activity log', () => {
     const text = JSON.stringify(await recorded());
     expect(text).not.toContain('9.99');
     expect(text).not.toContain('1999');
+  });
+
+  it('records a raffle sent whole (every field of the form), naming it in its one spelling', async () => {
+    const texts = ['slug', 'campaign_name', 'description', 'long_description', 'short_teaser', 'details'];
+    const whole = {
+      ...Object.fromEntries(
+        [
+          ...texts,
+          'hero_header',
+          'hero_description',
+          'cta_text',
+          'final_cta_heading',
+          'final_cta_description',
+        ]
+          .concat(['what_you_can_win_1', 'what_you_can_win_2', 'what_you_can_win_3', 'worth_total'])
+          .concat([
+            'worth_subline',
+            'checkout_description',
+            'quick_wins',
+            'quick_buy_options',
+            'giveaway_type',
+          ])
+          .map((k) => [k, `${k}-text`]),
+      ),
+      points_required: 0,
+      max_entries: 50,
+    };
+    const draft = await makeDraft(w.t, admin.token);
+    await as().put(`/admin/raffles/${draft.id.toUpperCase()}`, whole).expect(200);
+    const [row] = (await recorded(draft.id)).filter((r) => r.activity_type === 'raffle_updated');
+    expect(row.description).toBe(`Raffle changed: ${Object.keys(whole).length} fields`);
+    expect(row.metadata.fields).toHaveLength(Object.keys(whole).length);
+  });
+
+  it('records a superadmin’s change of another site’s raffle on that site, named or not', async () => {
+    const other = await makeSite(w.t);
+    const draft = await makeDraft(w.t, (await makeUser(w.t, other, { role: 'admin' })).token);
+    await api(w.t.app).as(root.token).put(`/admin/raffles/${draft.id}`, { price_display: 0.5 }).expect(200);
+    await api(w.t.app)
+      .as(root.token)
+      .post(`/admin/raffles/${draft.id}/publish`)
+      .set('X-Site-Id', other)
+      .expect(200);
+    const rows = await w.t.db.query<Array<{ site_id: string }>>(
+      `SELECT site_id FROM activity_logs WHERE actor_id = $1 AND resource_id = $2`,
+      [root.user.id, draft.id],
+    );
+    expect(rows.map((r) => r.site_id)).toEqual([other, other]);
   });
 
   it('records codes generated in bulk, and a job an admin ran by hand', async () => {

@@ -42,4 +42,19 @@ describe('a staff action’s record', () => {
   it('records nothing without a signed-in caller', () => {
     expect(staffActionEntry(spec, { params: { id: 'r-1' } }, null)).toBeNull();
   });
+  it('records on the site of what was acted on, as the answer names it, and ids in their one spelling', () => {
+    const entry = staffActionEntry(
+      spec,
+      { user, siteId: 'site-a', params: { id: '8FD1659D-0000-4000-8000-00000000000A' } },
+      { site_id: 'site-b' },
+    );
+    expect(entry).toMatchObject({ siteId: 'site-b', resourceId: '8fd1659d-0000-4000-8000-00000000000a' });
+  });
+
+  it('keeps a long list of fields in the metadata, and their count in the description', () => {
+    const body = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`field_number_${i}`, i]));
+    const entry = staffActionEntry(spec, { user, params: { id: 'r-1' }, body }, { id: 'r-1' });
+    expect(entry?.description).toBe('Raffle changed: 40 fields');
+    expect(entry?.metadata?.fields).toHaveLength(40);
+  });
 });
