@@ -654,6 +654,29 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       });
     });
 
+    it('deletes an imported membership’s gateway schedule once when its cancellation comes due', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      await w.t.db.query(
+        `UPDATE subscriptions SET cooling_off_expiry = now() - interval '1 day', gatewayone_schedule_id = $2
+          WHERE id = $1`,
+        [id, `sched-due-${id}`],
+      );
+      await api(w.t.app)
+        .as(member.token)
+        .post(`/subscriptions/${id}/cancel`, { reason: 'Moving on' })
+        .expect(200);
+      await w.t.db.query(
+        `UPDATE subscriptions SET current_period_end = now() - interval '1 minute' WHERE id = $1`,
+        [id],
+      );
+      await runJob(w, 'expiries');
+      const jobs = await w.t.db.query(
+        `SELECT 1 FROM pgboss.job WHERE name = 'subscriptions.delete-schedule' AND data->>'subscription_id' = $1`,
+        [id],
+      );
+      expect(jobs).toHaveLength(1);
+    });
+
     it('deletes the gateway schedule an imported membership had once its grace runs out (expired)', async () => {
       const { id } = await activeMember(w, tier.id);
       const schedule = `sched-expired-${id}`;

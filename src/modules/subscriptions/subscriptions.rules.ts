@@ -92,9 +92,6 @@ export const CREDIT_STATUSES: readonly SubscriptionStatus[] = [
   'pending_cancellation',
 ];
 
-/** Statuses a membership ends in: nothing is charged for it any more. */
-export const ENDED: readonly SubscriptionStatus[] = ['cancelled', 'expired', 'incomplete_expired'];
-
 /**
  * The end of a period that starts at `start`: one calendar month or year later, clamped to the last day
  * of a shorter month (31 January + 1 month = 28/29 February), in UTC.

@@ -4,7 +4,6 @@ import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { ExpiriesRepository } from '../expiries.repository.js';
-import { ENDED } from '../subscriptions.rules.js';
 
 /**
  * Memberships whose time has come, moved set-based (every 15 minutes, and `POST /admin/jobs/expiries/run`):
@@ -43,10 +42,10 @@ export class ExpiriesJob implements OnModuleInit {
         })),
         NO_REQUEST,
       );
-      // A membership that ended here (a grace run out, a cancellation come due) and still has a schedule at the
-      // gateway from before its import would go on being charged there: deleted, as a cancellation deletes it.
+      // A membership whose grace ran out here and still has a schedule at the gateway from before its import would
+      // go on being charged there: deleted, as a cancellation deletes it (one come due here had it deleted then).
       const schedules = moved.flatMap((s) =>
-        s.gatewayone_schedule_id && ENDED.includes(s.status)
+        s.gatewayone_schedule_id && s.status === 'expired'
           ? [{ subscription_id: s.id, schedule_id: s.gatewayone_schedule_id }]
           : [],
       );
