@@ -1,4 +1,4 @@
-import { PROMISE_RETRY_AFTER_S } from '#app/infra/jobs/job-queue.service.js';
+import { PROMISE_RETRY_AFTER_S } from '#app/infra/jobs/queue-policy.js';
 import type { JobName } from '#app/infra/jobs/job.types.js';
 import { api } from '../support/api';
 import { makeUser } from '../support/factories';

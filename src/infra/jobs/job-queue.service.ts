@@ -8,6 +8,15 @@ import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { Inject } from '@nestjs/common';
 import { JOB_NAMES, type JobHandler, type JobMap, type JobName } from './job.types.js';
 import { reportUnsettledJobs } from './pg-boss-settle.js';
+import {
+  concurrencyOf,
+  DEAD_LETTER_DAYS,
+  JOB_POOL_SIZE,
+  JOB_RETRY_LIMIT,
+  keepsPromise,
+  POLL_SECONDS,
+  PROMISE_RETRY_AFTER_S,
+} from './queue-policy.js';
 
 export interface EnqueueOptions {
   /**
@@ -23,47 +32,6 @@ export interface EnqueueOptions {
   singletonKey?: string;
   startAfter?: Date | number;
 }
-
-/** pg-boss's own pool; the embedded server's connection cap counts it. */
-export const JOB_POOL_SIZE = 4;
-
-/**
- * How long a job that failed its last attempt stays in `pgboss.job`, where admins list dead letters and send
- * them again (`GET /admin/integrations/dead-letters`); pg-boss's default moved them to its archive after 12
- * hours, out of the list. The archive then keeps them for its own retention (7 days) before deleting them.
- */
-export const DEAD_LETTER_DAYS = 7;
-
-/** Attempts after the first; handlers learn from `meta` when the last one runs. */
-export const JOB_RETRY_LIMIT = 5;
-
-/** How often an idle worker looks for jobs that no wake-up announced (another instance enqueued them). */
-const POLL_SECONDS = 1;
-
-/**
- * Jobs in flight per queue and instance: `workers` × `batch`. Mail and the webhook inbox carry a sale's
- * traffic; the rest are occasional. Fulfilments from the inbox share the database pool with requests,
- * so fewer of them run at once.
- */
-const DEFAULT_CONCURRENCY = { workers: 1, batch: 2 };
-const QUEUE_CONCURRENCY: Partial<Record<JobName, { workers: number; batch: number }>> = {
-  'mail.send': { workers: 2, batch: 10 },
-  'entries.notify': { workers: 1, batch: 10 },
-  'payments.notify': { workers: 2, batch: 10 },
-  'inbound.process': { workers: 1, batch: 8 },
-  'payments.refund': { workers: 1, batch: 4 },
-};
-
-/**
- * Queues whose job stands for a promise that a few failed attempts must not drop: a refund owed, a schedule
- * at the gateway to delete (it would charge a cancelled member), a provider's news to read (a cancellation
- * owing a refund). Six attempts span about 16 minutes of back-off; a job that spends them is sent again
- * `PROMISE_RETRY_AFTER_S` later, for as long as it fails, each time logged as an error (the spent job stays
- * `failed`). The refund's handler ends without throwing when nothing of it is owed any more; the others go
- * on while the provider refuses them (a key put right later, or an error someone must look at in the log).
- */
-const KEPT_PROMISES = new Set<JobName>(['payments.refund', 'subscriptions.delete-schedule', 'merch.sync']);
-export const PROMISE_RETRY_AFTER_S = 3600;
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -150,7 +118,7 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
    * every `POLL_SECONDS` or sooner when this instance enqueues on its queue (`wake`).
    */
   private async startWorkers(name: JobName): Promise<void> {
-    const { batch, workers } = QUEUE_CONCURRENCY[name] ?? DEFAULT_CONCURRENCY;
+    const { batch, workers } = concurrencyOf(name);
     const ids: string[] = [];
     for (let w = 0; w < workers; w++) {
       let self = '';
@@ -338,9 +306,9 @@ export class JobQueue implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
-  /** A job's last attempt failed: logged as an error, and a kept promise sent again later (`KEPT_PROMISES`). */
+  /** A job's last attempt failed: logged as an error, and a kept promise sent again later (`keepsPromise`). */
   private async spent(name: JobName, job: { id: string; data: unknown }, error: unknown): Promise<void> {
-    const kept = KEPT_PROMISES.has(name);
+    const kept = keepsPromise(name);
     if (kept) await this.boss.send(name, job.data as object, { startAfter: PROMISE_RETRY_AFTER_S });
     this.logger.error(
       { job: name, jobId: job.id, err: errorText(error) },

@@ -5,9 +5,9 @@ import { PointTransaction } from './entities/point-transaction.entity.js';
 import { RewardsBalance } from './entities/rewards-balance.entity.js';
 import {
   EARN_ONCE_FOR_PAYMENT,
-  INSERT,
+  entryParams,
+  INSERT_ENTRY,
   type NewPointTransaction,
-  params,
   SATURATING,
 } from './points.statements.js';
 
@@ -30,17 +30,17 @@ export class PointsRepository {
   }
 
   async append(manager: EntityManager, entry: NewPointTransaction): Promise<PointTransaction> {
-    const rows = await manager.query<PointTransaction[]>(`${INSERT} RETURNING *`, params(entry));
+    const rows = await manager.query<PointTransaction[]>(`${INSERT_ENTRY} RETURNING *`, entryParams(entry));
     return rows[0];
   }
 
   /** The earn of a payment, or null when the payment already earned (the partial unique index decides). */
   async appendEarnOnce(manager: EntityManager, entry: NewPointTransaction): Promise<PointTransaction | null> {
     const rows = await manager.query<PointTransaction[]>(
-      `${INSERT}
+      `${INSERT_ENTRY}
        ON CONFLICT (payment_transaction_id) WHERE transaction_type = 'earn' AND payment_transaction_id IS NOT NULL
        DO NOTHING RETURNING *`,
-      params(entry),
+      entryParams(entry),
     );
     return rows[0] ?? null;
   }
@@ -51,7 +51,10 @@ export class PointsRepository {
    * new balance, or null when the payment had already earned.
    */
   async earnOnceForPayment(manager: EntityManager, entry: NewPointTransaction): Promise<number | null> {
-    const rows = await manager.query<Array<{ current_points: number }>>(EARN_ONCE_FOR_PAYMENT, params(entry));
+    const rows = await manager.query<Array<{ current_points: number }>>(
+      EARN_ONCE_FOR_PAYMENT,
+      entryParams(entry),
+    );
     return rows[0]?.current_points ?? null;
   }
 

@@ -21,12 +21,10 @@ export type NewPointTransaction = Pick<
   | 'metadata'
 >;
 
-export const INSERT = `INSERT INTO point_transactions
+/** One ledger row (`entryParams`); alone, for a caller that moves the balance itself in the same transaction. */
+export const INSERT_ENTRY = `INSERT INTO point_transactions
   (site_id, user_id, payment_transaction_id, reason, transaction_type, created_by, amount, ip_address, user_agent, metadata)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
-
-/** The ledger row alone, for a caller that moved the balance itself in the same transaction. */
-export const INSERT_ENTRY = INSERT;
 
 /**
  * A discount claim's points and its count, on the balance row in one statement: the points taken only
@@ -53,10 +51,24 @@ export const DEBIT_FOR_CLAIM = `
 export const SATURATING = (column: string): string =>
   `least(rewards_balances.${column}::bigint + EXCLUDED.${column}, ${MAX_BALANCE})::integer`;
 
+/**
+ * The tail of a statement that wrote ledger rows in the CTE `rows` (`user_id, site_id, amount`): each user's
+ * balance credited with the sum of theirs, in one upsert.
+ */
+const CREDITED_PER_USER = (rows: string): string => `per_user AS (
+    SELECT user_id, min(site_id) AS site_id, least(sum(amount), ${MAX_BALANCE})::integer AS amount
+      FROM ${rows} GROUP BY user_id)
+  INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
+  SELECT user_id, site_id, amount, amount FROM per_user
+  ON CONFLICT (user_id) DO UPDATE
+     SET current_points = ${SATURATING('current_points')},
+         lifetime_earned = ${SATURATING('lifetime_earned')},
+         updated_at = now()`;
+
 /** A payment's earn and the balance it moves, in one statement (see `earnOnceForPayment`). */
 export const EARN_ONCE_FOR_PAYMENT = keepPlan(`
   WITH earned AS (
-    ${INSERT}
+    ${INSERT_ENTRY}
     ON CONFLICT (payment_transaction_id) WHERE transaction_type = 'earn' AND payment_transaction_id IS NOT NULL
     DO NOTHING RETURNING user_id, site_id, amount)
   INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
@@ -80,15 +92,7 @@ export const EARN_ONCE_FOR_PAYMENTS = `
            AS v(site_id, user_id, payment_id, reason, amount)
     ON CONFLICT (payment_transaction_id) WHERE transaction_type = 'earn' AND payment_transaction_id IS NOT NULL
     DO NOTHING RETURNING user_id, site_id, amount),
-  per_user AS (
-    SELECT user_id, min(site_id) AS site_id, least(sum(amount), ${MAX_BALANCE})::integer AS amount
-      FROM earned GROUP BY user_id)
-  INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
-  SELECT user_id, site_id, amount, amount FROM per_user
-  ON CONFLICT (user_id) DO UPDATE
-     SET current_points = ${SATURATING('current_points')},
-         lifetime_earned = ${SATURATING('lifetime_earned')},
-         updated_at = now()`;
+  ${CREDITED_PER_USER('earned')}`;
 
 /** Bonuses for many users (milestones of a renewal run), and their balances, in one statement. */
 export const BONUS_MANY = `
@@ -98,21 +102,10 @@ export const BONUS_MANY = `
       FROM unnest($1::varchar[], $2::uuid[], $3::varchar[], $4::integer[], $5::text[])
            AS v(site_id, user_id, reason, amount, details)
     RETURNING user_id, site_id, amount),
-  per_user AS (
-    SELECT user_id, min(site_id) AS site_id, least(sum(amount), ${MAX_BALANCE})::integer AS amount
-      FROM added GROUP BY user_id)
-  INSERT INTO rewards_balances (user_id, site_id, current_points, lifetime_earned)
-  SELECT user_id, site_id, amount, amount FROM per_user
-  ON CONFLICT (user_id) DO UPDATE
-     SET current_points = ${SATURATING('current_points')},
-         lifetime_earned = ${SATURATING('lifetime_earned')},
-         updated_at = now()`;
+  ${CREDITED_PER_USER('added')}`;
 
+/** `INSERT_ENTRY`'s parameters for one ledger row. */
 export function entryParams(e: NewPointTransaction): unknown[] {
-  return params(e);
-}
-
-export function params(e: NewPointTransaction): unknown[] {
   return [
     e.site_id,
     e.user_id,

@@ -5,7 +5,7 @@ import { RefundsService } from '../refunds.service.js';
 /**
  * Sends a queued refund (a paid order that could not be entered, a cooling-off cancellation, a merch order
  * cancelled or failed, a membership payment that paid for no period). A refund not made is retried by the
- * queue, and after its attempts sent again later for as long as it is owed (`KEPT_PROMISES`); one that can
+ * queue, and after its attempts sent again later for as long as it is owed (`keepsPromise` in `queue-policy.ts`); one that can
  * no longer be made (the payment not settled, gone, or refunded whole meanwhile) ends here.
  */
 @Injectable()
