@@ -35,13 +35,15 @@ export async function startService(opts: {
   env?: Record<string, string>;
   /** How long start-up (migrations included) may take; a busy machine's embedded database needs minutes. */
   readyWithinMs?: number;
+  /** The service's standard output (its logs) [ignore]; `pipe` leaves it readable on `child.stdout`. */
+  stdout?: 'ignore' | 'pipe';
 }): Promise<ServiceProcess> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const g1 = opts.fakes.config.gatewayOne;
   const g2 = opts.fakes.config.gatewayTwo;
   const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'src', 'main.js')], {
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', opts.stdout ?? 'ignore', 'inherit'],
     env: {
       PATH: process.env.PATH,
       NODE_ENV: 'test',
