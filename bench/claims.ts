@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { IpcChild } from './ipc-child.js';
+import { serviceNodeFlags } from '../test/support/node-flags.js';
 import { timedLoad } from './timed-load.js';
 
 /**
@@ -133,7 +134,10 @@ async function main(): Promise<void> {
   await admin.query(`CREATE DATABASE ${name}`);
   const url = new URL(SERVER);
   url.pathname = `/${name}`;
-  const child = fork(join(__dirname, 'claims-app.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const child = fork(join(__dirname, 'claims-app.js'), [], {
+    execArgv: serviceNodeFlags(),
+    stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
   const app = new IpcChild<ClaimsCommand>(child, 'claims app');
   const db = new Client({ connectionString: url.toString() });
   const summary: Record<string, unknown> = {};

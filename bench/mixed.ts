@@ -5,6 +5,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { integrityReport, runIntegrityChecks } from '#app/infra/database/integrity/check-integrity.js';
 import { startFakeGateways } from '../test/support/fake-gateways.js';
+import { serviceNodeFlags } from '../test/support/node-flags.js';
 import { IpcChild } from './ipc-child.js';
 import { classLines, type MixedWorld, mixedProblems, runMixedLoad } from '../test/support/mixed-workload.js';
 
@@ -39,11 +40,17 @@ async function main(): Promise<void> {
   url.pathname = `/${name}`;
   const fakes = await startFakeGateways({ timeoutMs: 10_000 });
   const app = new IpcChild<Command>(
-    fork(join(__dirname, 'mixed-app.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
+    fork(join(__dirname, 'mixed-app.js'), [], {
+      execArgv: serviceNodeFlags(),
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    }),
     'mixed app',
   );
   const bare = new IpcChild<Command>(
-    fork(join(__dirname, 'mixed-bare.js'), [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }),
+    fork(join(__dirname, 'mixed-bare.js'), [], {
+      execArgv: serviceNodeFlags(),
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    }),
     'bare app',
   );
   const db = new Client({ connectionString: url.toString() });

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { EventLoopUtilization } from 'node:perf_hooks';
+import { serviceNodeFlags } from '../test/support/node-flags.js';
 import { IpcChild } from './ipc-child.js';
 import type { AppCommand } from './purchase-protocol.js';
 
@@ -17,7 +18,9 @@ export class AppChild {
 
   static start(): AppChild {
     // The app's logs (info, as in production) are written and thrown away; its errors are shown.
+    // Node's flags as `npm run start:prod` gives them, so the app runs as it does in production.
     const child = fork(join(__dirname, 'purchase-app.js'), [], {
+      execArgv: serviceNodeFlags(),
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
     });
     return new AppChild(child);

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { CHARGES_IN_FLIGHT, RUN_LANES } from '#app/modules/subscriptions/jobs/renewals.job.js';
 import { startFakeGateways } from '../test/support/fake-gateways.js';
+import { serviceNodeFlags } from '../test/support/node-flags.js';
 import { IpcChild } from './ipc-child.js';
 import type { RenewalCommand, RenewalRun, Seeded } from './renewals-protocol.js';
 
@@ -23,6 +24,7 @@ const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(0)} MB`;
 
 function bare(settings: unknown, registrationId: string, count: number): Promise<number> {
   const child = fork(join(__dirname, 'renewals-bare.js'), [], {
+    execArgv: serviceNodeFlags(),
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   return new Promise<number>((resolve, reject) => {
@@ -42,7 +44,7 @@ async function main(): Promise<void> {
   const fakes = await startFakeGateways({ timeoutMs: 30_000 });
   const registrationId = fakes.gatewayOne.registerCard();
   const process_ = fork(join(__dirname, 'renewals-app.js'), [], {
-    execArgv: ['--expose-gc'],
+    execArgv: [...serviceNodeFlags(), '--expose-gc'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
   });
   const app = new IpcChild<RenewalCommand>(process_, 'renewals app');

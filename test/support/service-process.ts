@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FakeGateways } from './fake-gateways';
 import { freePort } from './net';
+import { serviceNodeFlags } from './node-flags';
 
 export const SERVICE_ADMIN = { email: 'root@example.com', password: 'a-Long-enough-pass-7391' };
 
@@ -42,7 +43,8 @@ export async function startService(opts: {
   const base = `http://127.0.0.1:${port}`;
   const g1 = opts.fakes.config.gatewayOne;
   const g2 = opts.fakes.config.gatewayTwo;
-  const child = spawn(process.execPath, [join(__dirname, '..', '..', 'dist', 'src', 'main.js')], {
+  const main = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
+  const child = spawn(process.execPath, [...serviceNodeFlags(), main], {
     stdio: ['ignore', opts.stdout ?? 'ignore', 'inherit'],
     env: {
       PATH: process.env.PATH,

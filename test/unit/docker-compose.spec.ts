@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { serviceNodeFlags } from '../support/node-flags';
 
 interface ComposeService {
   image?: string;
@@ -125,5 +126,8 @@ describe('docker/compose.yaml', () => {
     };
     expect(cmd.join(' ')).toBe(pkg.scripts['start:prod']);
     expect(cmd).toContain('dist/src/main.js');
+    // `npm start` builds, then runs the very same command, Node's flags included.
+    expect(pkg.scripts.start).toBe(`npm run build && ${pkg.scripts['start:prod']}`);
+    expect(serviceNodeFlags()).toEqual(['--max-semi-space-size=32']);
   });
 });
