@@ -12,6 +12,7 @@ import {
   startMerchWorld,
   stopMerchWorld,
 } from '../support/merch';
+import { formatMoney } from '#app/common/money.js';
 import { FulfilmentClient } from '#app/infra/providers/fulfilment/fulfilment.client.js';
 import { MerchFulfilmentService } from '#app/modules/merch/merch-fulfilment.service.js';
 
@@ -60,7 +61,12 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
     return res.body as { merch_order: Record<string, unknown> & { id: string }; checkout_id: string };
   }
 
-  async function paidOrder(): Promise<{ id: string; paymentId: string; fulfilmentId: string }> {
+  async function paidOrder(): Promise<{
+    id: string;
+    paymentId: string;
+    fulfilmentId: string;
+    buyer: MadeUser;
+  }> {
     const buyer = await makeUser(w.t, w.site);
     const created = await order(buyer);
     await payCheckout(w, created.checkout_id);
@@ -70,6 +76,7 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       id: o.id as string,
       paymentId: o.payment_id as string,
       fulfilmentId: o.fulfilment_order_id as string,
+      buyer,
     };
   }
 
@@ -79,6 +86,14 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
         id,
       ])
     )[0].status;
+
+  const amountOf = async (id: string): Promise<number> =>
+    (
+      await w.t.db.query<Array<{ amount_cents: number }>>(
+        `SELECT amount_cents FROM payment_transactions WHERE id = $1`,
+        [id],
+      )
+    )[0].amount_cents;
 
   /** How many refund jobs a payment has: a refund is queued once, never again. */
   const refundJobsOf = async (paymentId: string): Promise<number> =>
@@ -225,14 +240,20 @@ describe('merchandise: sold, paid, fulfilled (issue 14)', () => {
       expect((await adminOrder(w, id)).status_stage).toBe('submitted');
     });
 
-    it('refunds the payment of an order the provider cancels, once', async () => {
-      const { id, paymentId, fulfilmentId } = await paidOrder();
+    it('refunds the payment of an order the provider cancels, once, and tells the buyer', async () => {
+      const { id, paymentId, fulfilmentId, buyer } = await paidOrder();
       w.fulfilment.setStage(fulfilmentId, 'Cancelled');
       await callback(fulfilmentId);
       await callback(fulfilmentId);
       expect((await adminOrder(w, id)).status_stage).toBe('cancelled');
       expect(await paymentStatus(paymentId)).toBe('refunded');
       expect(await refundJobsOf(paymentId)).toBe(1);
+      // The money went back: the buyer hears so once, with the amount and the order.
+      const notices = w.t.smtp.to(buyer.email).filter((m) => m.headers['x-mail-kind'] === 'payment_refunded');
+      expect(notices.map((m) => m.subject)).toEqual([
+        `We have refunded ${formatMoney(await amountOf(paymentId), 'GBP')}`,
+      ]);
+      expect(notices[0].text).toContain(`Order: ${paymentId}`);
     });
 
     it('keeps a cancellation read while an earlier re-read was still on its way: cancelled and refunded once', async () => {

@@ -181,6 +181,11 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
       });
       const [row] = await w.t.db.query(`SELECT pending_payment_id FROM subscriptions WHERE id = $1`, [id]);
       expect(row.pending_payment_id).toBeNull();
+      // Nothing else told the member of this charge or its return: the refund's notice does, once.
+      const notices = w.t.smtp
+        .to(member.email)
+        .filter((m) => m.headers['x-mail-kind'] === 'payment_refunded');
+      expect(notices.map((m) => m.subject)).toEqual(['We have refunded 10.00 GBP']);
     });
 
     it('gives the charge back to a membership paused meanwhile, which renews normally after the pause', async () => {

@@ -22,7 +22,13 @@ export interface JobMap {
   /** The buyer's notice of a refund staff made: `refunded_cents` went back. */
   'payments.refund-notice': { payment_transaction_id: string; refunded_cents: number };
   /** Sends a refund to the gateway: whole payments that could not be fulfilled, and admin refunds. */
-  'payments.refund': { payment_transaction_id: string; amount_cents: number; reason: string };
+  'payments.refund': {
+    payment_transaction_id: string;
+    amount_cents: number;
+    reason: string;
+    /** The buyer is e-mailed once it is made (`payment_refunded`): nothing else told them of it. */
+    tell_buyer?: boolean;
+  };
   /** Charges the stored cards of the memberships due (scheduled hourly; `renewals`). */
   'subscriptions.renewals': Record<string, never>;
   /** Moves memberships whose time has come (incomplete, ending, past due, paused; `expiries`). */

@@ -244,7 +244,9 @@ export class MerchFulfilmentService {
       const metadata = await this.merch.moveOrderNoting(order.id, [order.status_stage], changes, patch);
       const target = changes.status_stage;
       if (metadata && target && refundsOn(target) && order.payment_id && !metadata.refunded_whole_at)
-        await this.orders.queueRefund(order.payment_id, order.amount_cents, `Merch order ${target}`);
+        await this.orders.queueRefund(order.payment_id, order.amount_cents, `Merch order ${target}`, {
+          tellBuyer: true,
+        });
       return metadata;
     });
   }

@@ -59,13 +59,24 @@ export class PurposeOrdersService {
   /**
    * Queues a refund of `amountCents` of a payment, in the ambient transaction (the refund job sends it
    * to the gateway once it commits, and settles it: points reversed pro rata, spend given back). The
-   * `reason` is recorded on the payment with the refund.
+   * `reason` is recorded on the payment with the refund. `tellBuyer`: the buyer is e-mailed once it is made
+   * (`payment_refunded`), for a refund nothing else tells them of.
    */
-  async queueRefund(paymentId: string, amountCents: number, reason: string): Promise<void> {
+  async queueRefund(
+    paymentId: string,
+    amountCents: number,
+    reason: string,
+    opts: { tellBuyer?: boolean } = {},
+  ): Promise<void> {
     if (amountCents <= 0) return;
     await this.jobs.enqueue(
       'payments.refund',
-      { payment_transaction_id: paymentId, amount_cents: amountCents, reason },
+      {
+        payment_transaction_id: paymentId,
+        amount_cents: amountCents,
+        reason,
+        ...(opts.tellBuyer ? { tell_buyer: true } : {}),
+      },
       { singletonKey: `refund:${paymentId}:${amountCents}` },
     );
   }

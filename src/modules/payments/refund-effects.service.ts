@@ -10,7 +10,7 @@ import type { PaymentTransaction } from './entities/payment-transaction.entity.j
 import { PaymentHooks } from './hooks/payment-hooks.js';
 import { headOf } from './payment-head.js';
 import { PaymentsRepository } from './payments.repository.js';
-import { historyOf, type RefundEntry } from './refund-entries.js';
+import { historyOf, type RefundEntry, toldToBuyer } from './refund-entries.js';
 
 /**
  * What money given back brings with it, in the transaction that records it, whether the gateway answered the
@@ -68,13 +68,14 @@ export class RefundEffectsService {
       },
       meta,
     );
-    // A refund staff made is news to the buyer (one the service queued was announced when it was queued: an
-    // order that could not be entered, a cooling-off cancellation).
-    const byStaffCents = entries.filter((e) => e.by !== null).reduce((sum, e) => sum + e.amount_cents, 0);
-    if (after.user_id && byStaffCents > 0)
+    // A refund staff made is news to the buyer, and so is one the service queued asking for it (a merch order
+    // cancelled or failed, a membership payment that paid for no period). The others were announced when they
+    // were queued: an order that could not be entered, a cooling-off cancellation.
+    const toldCents = entries.filter(toldToBuyer).reduce((sum, e) => sum + e.amount_cents, 0);
+    if (after.user_id && toldCents > 0)
       await this.jobs.enqueue(
         'payments.refund-notice',
-        { payment_transaction_id: after.id, refunded_cents: byStaffCents },
+        { payment_transaction_id: after.id, refunded_cents: toldCents },
         { manager },
       );
     // Last: a whole refund voids the raffle entry, which holds the raffle's row (the counter every buyer

@@ -3,12 +3,16 @@ import type { PaymentTransaction } from './entities/payment-transaction.entity.j
 /** The reason a refund settled by look-up carries in the payment's history (the admin's is in the activity log). */
 const HELD_REASON = 'settled by asking the gateway after its answer was lost';
 
-/** A refund as it was asked: its amount, why, by whom, and the queued refund it is part of. */
+/**
+ * A refund as it was asked: its amount, why, by whom, the queued refund it is part of, and whether the buyer is
+ * to be told when it is made (always when staff made it; `tellBuyer` for one the service queued).
+ */
 export interface Refund {
   amountCents: number;
   reason: string;
   by: string | null;
   queued?: number;
+  tellBuyer?: boolean;
 }
 
 /** A refund in the payment's history (`metadata.refunds`), and while held (`metadata.held_refunds`). */
@@ -19,6 +23,7 @@ export interface RefundEntry {
   at: string;
   gateway: Record<string, unknown>;
   queued_refund?: number;
+  tell_buyer?: boolean;
 }
 
 export function refundEntry(refund: Refund, gateway: Record<string, unknown>): RefundEntry {
@@ -29,8 +34,12 @@ export function refundEntry(refund: Refund, gateway: Record<string, unknown>): R
     at: new Date().toISOString(),
     gateway,
     ...(refund.queued !== undefined ? { queued_refund: refund.queued } : {}),
+    ...(refund.tellBuyer ? { tell_buyer: true } : {}),
   };
 }
+
+/** Whether the buyer hears of this refund when it is made: staff made it, or whoever queued it asked. */
+export const toldToBuyer = (entry: RefundEntry): boolean => entry.by !== null || entry.tell_buyer === true;
 
 /**
  * The history entries of held refunds the gateway says it made: as they were asked when all of them were

@@ -10,7 +10,7 @@ import { PaymentsRepository } from './payments.repository.js';
 import { unrefunded } from './payments.rules.js';
 import { RefundAmountsRepository } from './refund-amounts.repository.js';
 import { RefundEffectsService } from './refund-effects.service.js';
-import { refundEntry, sentOfQueued } from './refund-entries.js';
+import { type Refund, refundEntry, sentOfQueued } from './refund-entries.js';
 
 export type RefundResult =
   | { done: true; payment: PaymentTransaction }
@@ -50,6 +50,7 @@ export class RefundsService {
     paymentId: string,
     amountCents: number,
     reason: string,
+    tellBuyer = false,
   ): Promise<RefundResult | { done: true; nothingLeft: true }> {
     const payment = await this.payments.findById(paymentId);
     if (!payment) return { done: false, reason: 'unknown payment', unrefundable: true };
@@ -58,7 +59,7 @@ export class RefundsService {
     const sent = sentOfQueued(payment, amountCents);
     const amount = Math.min(amountCents - sent, payment.amount_cents - payment.refunded_cents);
     if (amount <= 0) return { done: true, nothingLeft: true };
-    return this.refund(paymentId, amount, reason, null, NO_REQUEST, amountCents);
+    return this.refund(paymentId, { amountCents: amount, reason, by: null, queued: amountCents, tellBuyer });
   }
 
   /**
@@ -71,15 +72,8 @@ export class RefundsService {
     return unrefunded(p) > 0 || p.refund_pending_cents > 0;
   }
 
-  async refund(
-    paymentId: string,
-    amountCents: number,
-    reason: string,
-    by: string | null,
-    meta: RequestMeta = NO_REQUEST,
-    /** The queued refund (its amount) this one is part of, when the refund job sends it. */
-    queued?: number,
-  ): Promise<RefundResult> {
+  async refund(paymentId: string, refund: Refund, meta: RequestMeta = NO_REQUEST): Promise<RefundResult> {
+    const { amountCents, reason, queued } = refund;
     const payment = await this.payments.findById(paymentId);
     if (!payment) return { done: false, reason: 'unknown payment', unrefundable: true };
     const reserved = await this.tx.run((manager) =>
@@ -100,7 +94,7 @@ export class RefundsService {
       // The gateway may have refunded all the same: the amount stays reserved (no second refund can pass
       // it) until the gateway is asked what it gave back. Sending it again could pay twice.
       if (error.mayHaveActed) {
-        await this.held.hold(payment, { amountCents, reason, by, queued }, error, meta);
+        await this.held.hold(payment, refund, error, meta);
         return {
           done: false,
           held: true,
@@ -112,13 +106,7 @@ export class RefundsService {
     }
     const settled = await this.tx.run(async (manager) => {
       const after = await this.amounts.settleRefund(payment.id, amountCents, ok, manager);
-      if (ok)
-        await this.effects.gaveBack(
-          after,
-          [refundEntry({ amountCents, reason, by, queued }, raw)],
-          meta,
-          manager,
-        );
+      if (ok) await this.effects.gaveBack(after, [refundEntry(refund, raw)], meta, manager);
       return after;
     });
     return ok ? { done: true, payment: settled } : { done: false, reason: 'the gateway did not refund' };
@@ -138,7 +126,7 @@ export class RefundsService {
       throw AppException.conflict('NOT_REFUNDABLE', `A ${payment.status} payment cannot be refunded.`);
     if (amount <= 0 || amount > remaining)
       throw AppException.unprocessable('REFUND_TOO_LARGE', `At most ${remaining} can still be refunded.`);
-    const result = await this.refund(payment.id, amount, reason, adminId, meta);
+    const result = await this.refund(payment.id, { amountCents: amount, reason, by: adminId }, meta);
     // Another refund took what was left between our read and our reservation: the same answers as above.
     if (!result.done && result.unrefundable) {
       const now = await this.payments.findById(payment.id);

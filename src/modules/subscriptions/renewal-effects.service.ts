@@ -123,7 +123,8 @@ export class RenewalEffectsService {
     if (!payments.length) return;
     await this.renewals.releaseUnused(payments);
     for (const p of payments)
-      if (p.amountCents > 0) await this.orders.queueRefund(p.paymentId, p.amountCents, UNUSED_REASON);
+      if (p.amountCents > 0)
+        await this.orders.queueRefund(p.paymentId, p.amountCents, UNUSED_REASON, { tellBuyer: true });
   }
 
   async declined(failures: FailedRenewal[], now: Date): Promise<void> {

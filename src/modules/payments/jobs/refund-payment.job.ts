@@ -23,6 +23,7 @@ export class RefundPaymentJob implements OnModuleInit {
         data.payment_transaction_id,
         data.amount_cents,
         data.reason,
+        data.tell_buyer,
       );
       // Refused its reservation: the payment is not settled, or another refund (an admin's) took the amount
       // between the job's read and its reservation, which the gateway may yet refuse. Ended only when nothing
