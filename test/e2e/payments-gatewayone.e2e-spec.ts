@@ -1,3 +1,4 @@
+import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
 import { DECLINE_CODE } from '#app/infra/providers/gatewayone/fake/fake-gatewayone.js';
 import { api } from '../support/api';
 import { makeUser, uid, pointsOf as balanceOf } from '../support/factories';
@@ -102,6 +103,52 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     // A buyer who gave no first name gets the greeting the raffle's admin chose.
     for (const mail of await greeted({ last_name: 'Nobody' }))
       expect(mail.text).toContain('Hello Valued Customer,');
+  });
+
+  it('mails a purchase once though its notify job runs again, as pg-boss runs a job whose end was lost', async () => {
+    const raffle = await raffleOn(w);
+    const kinds = (email: string) =>
+      w.t.smtp
+        .to(email)
+        .map((m) => m.headers['x-mail-kind'])
+        .sort();
+    // A member's purchase, and a guest's, whose mail carries a password-set link (one link, not two).
+    const member = await makeUser(w.t, w.site);
+    const bought = await orderAsUser(w, member.token, raffle.item_id);
+    const guestEmail = `guest-${uid()}@example.com`;
+    const guest = await api(w.t.app)
+      .post('/gatewayone/create-order', {
+        site_id: w.site,
+        item_id: raffle.item_id,
+        quantity: 1,
+        customer_email: guestEmail,
+      })
+      .expect(200);
+    for (const order of [bought, guest.body as { order_id: string; checkout_id: string }]) {
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      await confirm(w, order.order_id).expect(200);
+    }
+    await w.t.drain();
+    for (const order of [bought, guest.body as { order_id: string }])
+      await w.t.app.get(JobQueue).enqueue('payments.notify', { payment_transaction_id: order.order_id });
+    await w.t.drain();
+    expect(kinds(member.email)).toEqual(['purchase_existing', 'raffle_entry']);
+    expect(kinds(guestEmail)).toEqual(['purchase_new', 'raffle_entry']);
+  });
+
+  it('sends no purchase or entry mail for an order refunded whole before its mails went: the refund’s notice only', async () => {
+    const raffle = await raffleOn(w);
+    const buyer = await makeUser(w.t, w.site);
+    const order = await orderAsUser(w, buyer.token, raffle.item_id, { quantity: 2 });
+    w.fakes.gatewayOne.complete(order.checkout_id);
+    await confirm(w, order.order_id).expect(200);
+    // Staff give it all back before the queue reaches its mails (a backlog, or a quick admin).
+    await api(w.t.app)
+      .as(w.admin.token)
+      .post(`/admin/payments/${order.order_id}/refund`, { reason: 'Customer request' })
+      .expect(200);
+    await w.t.drain();
+    expect(w.t.smtp.to(buyer.email).map((m) => m.headers['x-mail-kind'])).toEqual(['payment_refunded']);
   });
 
   it('confirms an order named by the gateway’s payment id, as the answer gave it, or by its checkout', async () => {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import type { EntryMethod } from '#app/modules/raffles/entries/entities/raffle-entry.entity.js';
 import type { Raffle } from '#app/modules/raffles/entities/raffle.entity.js';
-import type { Fulfilment } from './entities/payment-transaction.entity.js';
+import type { Fulfilment, PaymentStatus } from './entities/payment-transaction.entity.js';
 
 /**
  * Everything the e-mails of a settled payment need, read in one query: the payment, its buyer, the raffle
@@ -15,6 +15,8 @@ export interface PaymentMailFacts {
   amount_cents: number;
   currency: string;
   description: string | null;
+  /** As it stands when the mails are composed: `refunded` when staff gave it all back meanwhile. */
+  status: PaymentStatus;
   fulfilment: Fulfilment | null;
   new_account: boolean;
   email: string;
@@ -28,9 +30,28 @@ export interface PaymentMailFacts {
 export class PaymentMailFactsRepository {
   constructor(private readonly tx: TransactionRunner) {}
 
+  /** The facts of a payment (its refund notices: as many as there are refunds). */
   async of(id: string): Promise<PaymentMailFacts | null> {
+    return this.read(id, `SELECT $1::uuid AS id`);
+  }
+
+  /**
+   * The facts of a payment whose purchase e-mails are about to be queued, claimed in the caller's transaction
+   * (`notified_at`): null when they were queued already (pg-boss ran the notify job again), or the buyer is gone.
+   */
+  async claim(id: string): Promise<PaymentMailFacts | null> {
+    return this.read(
+      id,
+      `UPDATE payment_transactions SET notified_at = now() WHERE id = $1 AND notified_at IS NULL RETURNING id`,
+    );
+  }
+
+  /** One query: `which` names the payment (a claim's UPDATE … RETURNING, or the id as given). */
+  private async read(id: string, which: string): Promise<PaymentMailFacts | null> {
     const rows = await this.tx.manager.query<PaymentMailFacts[]>(
-      `SELECT p.id, p.site_id, p.user_id, p.amount_cents, p.currency, p.description, p.fulfilment, p.new_account,
+      `WITH which AS (${which})
+       SELECT p.id, p.site_id, p.user_id, p.amount_cents, p.currency, p.description, p.status, p.fulfilment,
+              p.new_account,
               u.email, pf.first_name,
               CASE WHEN r.id IS NULL THEN NULL ELSE
                 jsonb_build_object('name', r.name, 'end_date', r.end_date, 'mailer_email_params', r.mailer_email_params)
@@ -39,7 +60,8 @@ export class PaymentMailFactsRepository {
                 jsonb_build_object('entries_count', e.entries_count, 'ticket_from', e.ticket_from,
                                    'ticket_to', e.ticket_to, 'method', e.method)
               END AS entry
-         FROM payment_transactions p
+         FROM which
+         JOIN payment_transactions p ON p.id = which.id
          JOIN users u ON u.id = p.user_id AND u.deleted_at IS NULL
          LEFT JOIN user_profiles pf ON pf.user_id = u.id
          LEFT JOIN raffles r ON r.id = p.raffle_id

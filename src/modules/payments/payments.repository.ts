@@ -26,6 +26,7 @@ export type NewPayment = Omit<
   | 'fulfilled_at'
   | 'fulfilment'
   | 'reconciled_at'
+  | 'notified_at'
 > & { id?: string };
 
 export type { PaymentHead };

@@ -32,6 +32,7 @@ import { DrawBeaconRound1795730000000 } from './1795730000000-DrawBeaconRound.js
 import { LateSuccessWatch1795740000000 } from './1795740000000-LateSuccessWatch.js';
 import { RefundReservedAt1795750000000 } from './1795750000000-RefundReservedAt.js';
 import { EndedMembershipsBillNoMore1795760000000 } from './1795760000000-EndedMembershipsBillNoMore.js';
+import { PaymentNotifiedAt1795770000000 } from './1795770000000-PaymentNotifiedAt.js';
 
 /** Every migration, in order. `npm run migration:generate` writes a file here; list its class below. */
 export const MIGRATIONS = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   LateSuccessWatch1795740000000,
   RefundReservedAt1795750000000,
   EndedMembershipsBillNoMore1795760000000,
+  PaymentNotifiedAt1795770000000,
 ];

@@ -83,6 +83,8 @@ export class PaymentTransaction extends TimestampedEntity {
   /** Set once, by whichever of webhook, confirmation or reconciliation fulfils first. */
   @Column({ type: 'timestamptz', nullable: true }) fulfilled_at!: Date | null;
   @Column({ type: 'varchar', length: 30, nullable: true }) fulfilment!: Fulfilment | null;
+  /** Set once, by the notify job that queued the payment's e-mails (in their transaction). */
+  @Column({ type: 'timestamptz', nullable: true }) notified_at!: Date | null;
   /** When reconciliation last asked the gateway about this open payment (its backoff counts from here). */
   @Column({ type: 'timestamptz', nullable: true }) reconciled_at!: Date | null;
 }

@@ -56,10 +56,12 @@ export class NotifyPaymentJob implements OnModuleInit {
 
   async run(paymentId: string): Promise<void> {
     await this.instantWins.checkPayment(paymentId);
-    const facts = await this.facts.of(paymentId);
-    if (!facts) return; // a guest payment without an account, or its buyer is gone
-    const amount = formatMoney(facts.amount_cents, facts.currency);
     await this.tx.run(async (manager) => {
+      // Claimed in the transaction that queues the mails: pg-boss runs a job again when its end was lost (a
+      // worker stopped midway), and the second run finds the payment claimed and queues nothing.
+      const facts = await this.facts.claim(paymentId);
+      if (!facts) return; // mailed already, a guest payment without an account, or its buyer is gone
+      const amount = formatMoney(facts.amount_cents, facts.currency);
       const send = (kind: MailKind, variables: MailVariables) =>
         this.mail.send({ kind, siteId: facts.site_id, to: facts.email, userId: facts.user_id, variables });
       if (facts.fulfilment === 'refunded_unfillable') {
@@ -71,6 +73,8 @@ export class NotifyPaymentJob implements OnModuleInit {
         });
         return;
       }
+      // Refunded whole before its mails: its tickets are void, and the refund's own notice tells the buyer.
+      if (facts.status === 'refunded') return;
       const base = entryVariables(facts) ?? {
         first_name: facts.first_name,
         giveaway_name: facts.description,
