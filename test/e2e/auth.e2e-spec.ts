@@ -590,6 +590,21 @@ describe('accounts: register, sign in, sessions', () => {
         .expect(422);
     });
 
+    it('counts an IPv6 client by its /64: a new address of it for each request is no way round the limit', async () => {
+      const net = `2001:db8:${(1 + Math.floor(Math.random() * 0xfffe)).toString(16)}:1`;
+      const confirm = (host: number) =>
+        api(t.app)
+          .from(`${net}::${host.toString(16)}`)
+          .post('/auth/password-set/confirm', { token: uid(), password: GOOD_PASSWORD });
+      for (let host = 1; host <= 10; host++) await confirm(host).expect(422);
+      expect((await confirm(11).expect(429)).body.code).toBe('RATE_LIMITED');
+      // The next /64 is another client.
+      await api(t.app)
+        .from(`${net.slice(0, net.lastIndexOf(':'))}:2::1`)
+        .post('/auth/password-set/confirm', { token: uid(), password: GOOD_PASSWORD })
+        .expect(422);
+    });
+
     it('activates an account made without a password (guest purchase, website form)', async () => {
       const u = await makeUser(t, site, { password: null, signupSource: 'purchase' });
       await api(t.app)

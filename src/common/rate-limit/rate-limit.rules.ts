@@ -1,4 +1,5 @@
 import { normalizedEmail } from '#app/common/email-address.js';
+import { clientNetwork } from './client-network.js';
 
 /** One counter: at most `limit` requests per `ttlSeconds`, counted per client IP or per e-mail address. */
 export interface RateRule {
@@ -82,11 +83,11 @@ export function siteLimit(rule: RateRule, settings: Record<string, unknown> | nu
  * each request (any text will do) and start a new count each time, so what an IP may spend (argon2 hashes
  * at login) would have no bound; the limits sites set are few, so the counts are. A limit a site sets counts
  * apart from the default's: one count held to two limits would block the IP everywhere once it passed the
- * lower one (the storage blocks a key, not a limit).
+ * lower one (the storage blocks a key, not a limit). An IPv6 client counts by its /64 (`clientNetwork`).
  */
 export function rateLimitKey(rule: RateRule, subject: RateSubject, limit = rule.limit): string | undefined {
   const name = limit === rule.limit ? rule.name : `${rule.name}@${limit}`;
-  if (rule.by === 'ip') return `${name}:ip:${subject.ip || 'unknown'}`;
+  if (rule.by === 'ip') return `${name}:ip:${clientNetwork(subject.ip)}`;
   const site = rateLimitSite(subject.site);
   const body =
     typeof subject.body === 'object' && subject.body !== null
