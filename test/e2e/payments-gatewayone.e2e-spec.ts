@@ -320,6 +320,38 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     expect(typed.body.message).toContain('quantity');
   });
 
+  it('refuses a caller’s own data past 8 KB or 4 levels, and return URLs that are not http(s), storing nothing', async () => {
+    const raffle = await raffleOn(w);
+    const ordersBefore = await w.t.db.query(`SELECT count(*)::int AS n FROM payment_transactions`);
+    const order = (extra: Record<string, unknown>) =>
+      api(w.t.app).post('/gatewayone/create-order', {
+        site_id: w.site,
+        item_id: raffle.item_id,
+        quantity: 1,
+        customer_email: `guest-${uid()}@example.com`,
+        ...extra,
+      });
+    const big = { note: 'x'.repeat(9 * 1024) };
+    const deep = { a: { b: { c: { d: { e: 1 } } } } };
+    for (const field of ['metadata', 'custom_data', 'utm_params'])
+      for (const value of [big, deep]) {
+        const refused = await order({ [field]: value }).expect(400);
+        expect(refused.body).toMatchObject({ success: false, error_code: 'VALIDATION_FAILED' });
+        expect(refused.body.message).toContain(field);
+      }
+    for (const field of ['success_url', 'redirect_url', 'cancel_url', 'failure_url']) {
+      const refused = await order({ [field]: 'javascript:alert(document.cookie)' }).expect(400);
+      expect(refused.body.message).toContain(field);
+    }
+    expect(await w.t.db.query(`SELECT count(*)::int AS n FROM payment_transactions`)).toEqual(ordersBefore);
+    // Within the bounds, taken as before.
+    await order({
+      metadata: { campaign: { source: 'newsletter' } },
+      utm_params: { utm_source: 'mail' },
+      success_url: 'https://shop.example/thanks',
+    }).expect(200);
+  });
+
   it('never trusts a client that claims success the gateway denies', async () => {
     const raffle = await raffleOn(w);
     const buyer = await makeUser(w.t, w.site);

@@ -2141,7 +2141,7 @@ export interface components {
       /** @example 1500 */
       amount_cents: number;
       /**
-       * @description Print area → image URL.
+       * @description Print area → image URL. At most 64 KB as JSON, 8 levels deep.
        * @example {
        *       "default": "https://cdn.example.com/prints/tee-front.png"
        *     }
@@ -2150,6 +2150,7 @@ export interface components {
         [key: string]: unknown;
       };
       /**
+       * @description At most 64 KB as JSON, 8 levels deep.
        * @example {
        *       "color": "black",
        *       "size": "m"
@@ -2191,6 +2192,7 @@ export interface components {
       currency: string;
       /** @example Top-up */
       description?: string | null;
+      /** @description At most 8 KB as JSON, 4 levels deep. */
       metadata?: {
         [key: string]: unknown;
       } | null;
@@ -2801,6 +2803,7 @@ export interface components {
     };
     FormSubmissionPayloadDto: {
       /**
+       * @description At most 64 KB as JSON, 8 levels deep.
        * @example {
        *       "Email": "new.member@example.com",
        *       "First Name": "Sam",
@@ -2846,6 +2849,7 @@ export interface components {
       /** @description Major units; when sent it must equal the server’s price (else AMOUNT_MISMATCH). */
       amount?: number | null;
       brands?: string[] | null;
+      /** Format: uri */
       cancel_url?: string | null;
       completed_at?: string | null;
       /** @description true: process a completed order instead of creating one. */
@@ -2858,6 +2862,7 @@ export interface components {
       created_at?: string | null;
       /** @example GBP */
       currency?: string | null;
+      /** @description At most 8 KB as JSON, 4 levels deep. */
       custom_data?: {
         [key: string]: unknown;
       } | null;
@@ -2870,11 +2875,13 @@ export interface components {
       customer_phone?: string | null;
       description?: string | null;
       entity_id?: string | null;
+      /** Format: uri */
       failure_url?: string | null;
       /** @description Ask for the payment widget’s integrity hash. */
       integrity?: boolean | null;
       /** @description Creation: the raffle’s item_id, or a merch product’s id (a raffle of the site with that item_id wins). */
       item_id?: string | null;
+      /** @description At most 8 KB as JSON, 4 levels deep. */
       metadata?: {
         [key: string]: unknown;
       } | null;
@@ -2910,6 +2917,7 @@ export interface components {
        * @example +447700900123
        */
       recipient_phone?: string | null;
+      /** Format: uri */
       redirect_url?: string | null;
       /** @description Recorded, never trusted. */
       result_code?: string | null;
@@ -2927,6 +2935,7 @@ export interface components {
       state_or_county?: string | null;
       /** @description Recorded, never trusted. */
       status?: string | null;
+      /** Format: uri */
       success_url?: string | null;
       /**
        * @description Beyond the spec: only when `item_id` names a merch product, which ships here (required).
@@ -2943,6 +2952,7 @@ export interface components {
       utm_campaign?: string | null;
       utm_content?: string | null;
       utm_medium?: string | null;
+      /** @description At most 8 KB as JSON, 4 levels deep. */
       utm_params?: {
         [key: string]: unknown;
       } | null;
@@ -2979,6 +2989,7 @@ export interface components {
        * @example 12.5
        */
       amount: number;
+      /** Format: uri */
       cancel_url?: string | null;
       /** @example GBP */
       currency: string;
@@ -2989,11 +3000,13 @@ export interface components {
       customer_email?: string | null;
       /** @example 5 tickets */
       description: string;
+      /** Format: uri */
       failure_url?: string | null;
       /** @description A raffle’s item_id: priced like endpoint 3. Without it, a generic payment. */
       item_id?: string | null;
       quantity?: number | null;
       site_id?: string | null;
+      /** Format: uri */
       success_url?: string | null;
       user_exists?: boolean | null;
       user_id?: string | null;
@@ -4520,10 +4533,11 @@ export interface components {
       active?: boolean;
       /** @example 1800 */
       amount_cents?: number;
-      /** @description Print area → image URL. */
+      /** @description Print area → image URL. At most 64 KB as JSON, 8 levels deep. */
       assets?: {
         [key: string]: unknown;
       };
+      /** @description At most 64 KB as JSON, 8 levels deep. */
       attributes?: {
         [key: string]: unknown;
       };

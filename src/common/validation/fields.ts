@@ -27,6 +27,7 @@ import {
 import { EMAIL_MAX_LENGTH } from '#app/common/column-limits.js';
 import { HOST_NAME_MAX, isHostName } from '#app/common/net/host-policy.rules.js';
 import { emailProblem } from './email.rules.js';
+import { Bounded, type JsonBounds } from './json-bounds.js';
 
 /**
  * Composite field decorators: validation and OpenAPI from one declaration, so the document cannot
@@ -157,9 +158,22 @@ export function StrArray(o: Common & { maxItems?: number; maxLength?: number } =
   );
 }
 
-/** A free-form JSON object (metadata and the like). */
-export function Obj(o: Common = {}): PropertyDecorator {
-  return applyDecorators(presence(o), IsObject(), doc(o, { type: 'object', additionalProperties: true }));
+/** What a free-form object may hold unless its field says less: stored and walked whole, it has a bound. */
+export const OBJ_BOUNDS: JsonBounds = { maxDepth: 8, maxBytes: 64 * 1024 };
+
+/** A free-form JSON object (metadata and the like), as deep and large as `bounds` allow (400 beyond). */
+export function Obj(o: Common & { bounds?: JsonBounds } = {}): PropertyDecorator {
+  const bounds = o.bounds ?? OBJ_BOUNDS;
+  return applyDecorators(
+    presence(o),
+    IsObject(),
+    Bounded(bounds),
+    doc(o, {
+      type: 'object',
+      additionalProperties: true,
+      description: `${o.description ? `${o.description} ` : ''}At most ${bounds.maxBytes / 1024} KB as JSON, ${bounds.maxDepth} levels deep.`,
+    }),
+  );
 }
 
 /** A nested object validated by its own DTO class; unknown fields inside it are refused too. */

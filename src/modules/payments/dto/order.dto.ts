@@ -12,8 +12,10 @@ import {
   Prop,
   Str,
   StrArray,
+  WebUrl,
 } from '#app/common/validation/fields.js';
 import { narrowerBody } from '#app/common/validation/narrower-bodies.js';
+import { CLIENT_DATA_BOUNDS } from './client-data.js';
 
 export class OrderUpsellDto {
   @Num({ min: 0, description: 'Display saving in major units; recomputed by the server.' }) discount?: number;
@@ -54,17 +56,17 @@ export class GatewayOneOrderDto {
   @Str({ max: 3, example: 'GBP' }) currency?: string;
   @Str({ max: 500 }) description?: string;
   @StrArray({ maxItems: 20, maxLength: 40 }) brands?: string[];
-  @Str({ max: 1000 }) cancel_url?: string;
-  @Str({ max: 1000 }) failure_url?: string;
-  @Str({ max: 1000 }) success_url?: string;
-  @Str({ max: 1000 }) redirect_url?: string;
+  @WebUrl() cancel_url?: string;
+  @WebUrl() failure_url?: string;
+  @WebUrl() success_url?: string;
+  @WebUrl() redirect_url?: string;
   @Str({ max: 40 }) completed_at?: string;
   @Str({ max: 40 }) created_at?: string;
   @Bool({ description: 'true: process a completed order instead of creating one.' })
   confirmation_only?: boolean;
-  @Obj() custom_data?: Record<string, unknown>;
-  @Obj() metadata?: Record<string, unknown>;
-  @Obj() utm_params?: Record<string, unknown>;
+  @Obj({ bounds: CLIENT_DATA_BOUNDS }) custom_data?: Record<string, unknown>;
+  @Obj({ bounds: CLIENT_DATA_BOUNDS }) metadata?: Record<string, unknown>;
+  @Obj({ bounds: CLIENT_DATA_BOUNDS }) utm_params?: Record<string, unknown>;
   @Email() customer_email?: string;
   @Line({ max: 200 }) customer_name?: string;
   @Str({ max: 40 }) customer_phone?: string;
@@ -163,16 +165,16 @@ export class GatewayTwoOrderDto {
   @Num({ required: true, min: 0, example: 12.5, description: 'Major units.' }) amount!: number;
   @Str({ required: true, max: 3, example: 'GBP' }) currency!: string;
   @Str({ required: true, max: 500, example: '5 tickets' }) description!: string;
-  @Str({ max: 1000 }) cancel_url?: string;
+  @WebUrl() cancel_url?: string;
   @Email() customer_email?: string;
-  @Str({ max: 1000 }) failure_url?: string;
+  @WebUrl() failure_url?: string;
   @Str({
     max: 100,
     description: 'A raffle’s item_id: priced like endpoint 3. Without it, a generic payment.',
   })
   item_id?: string;
   @Str({ max: 64 }) site_id?: string;
-  @Str({ max: 1000 }) success_url?: string;
+  @WebUrl() success_url?: string;
   @Str({ max: 64 }) user_id?: string;
   @Str({ max: 200 }) utm?: string;
   @Str({ max: 200 }) utm_campaign?: string;

@@ -3,6 +3,7 @@ import { IsIn, IsOptional } from 'class-validator';
 import { PageQueryDto } from '#app/common/pagination/pagination.js';
 import { Int, Obj, Prop, Str } from '#app/common/validation/fields.js';
 import { PAYMENT_STATUSES } from '../entities/payment-transaction.entity.js';
+import { CLIENT_DATA_BOUNDS } from './client-data.js';
 import { MAX_PAYMENT_CENTS, PAYMENT_METHOD_GATEWAY } from '../payments.rules.js';
 
 const METHODS = Object.keys(PAYMENT_METHOD_GATEWAY);
@@ -19,7 +20,7 @@ export class CreatePaymentDto {
   })
   payment_method!: string;
   @Str({ max: 500, example: 'Top-up' }) description?: string;
-  @Obj() metadata?: Record<string, unknown>;
+  @Obj({ bounds: CLIENT_DATA_BOUNDS }) metadata?: Record<string, unknown>;
 }
 
 /** Payment transaction (spec). */

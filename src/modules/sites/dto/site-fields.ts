@@ -1,16 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import {
-  IsIn,
-  IsObject,
-  IsOptional,
-  IsString,
-  IsUrl,
-  MinLength,
-  ValidateBy,
-  ValidateIf,
-} from 'class-validator';
+import { IsIn, IsObject, IsOptional, IsString, IsUrl, MinLength, ValidateIf } from 'class-validator';
 import { MaxChars } from '#app/common/validation/fields.js';
+import { Bounded } from '#app/common/validation/json-bounds.js';
 
 /** Field decorators the site settings need beyond `#app/common/validation/fields.js`. */
 
@@ -87,28 +79,10 @@ export function PresentObj(o: { description?: string; example?: unknown }): Prop
 export const SETTINGS_MAX_DEPTH = 8;
 export const SETTINGS_MAX_BYTES = 64 * 1024;
 
-/** The depth of a JSON value: 0 for a scalar, 1 for a flat object or array. */
-export function depthOf(value: unknown, limit = Infinity, depth = 0): number {
-  if (value === null || typeof value !== 'object' || depth > limit) return depth;
-  let deepest = depth + 1;
-  for (const v of Object.values(value)) deepest = Math.max(deepest, depthOf(v, limit, depth + 1));
-  return deepest;
-}
-
 /**
  * Free-form settings, bounded: every request carrying a site's settings (mail rendering, rules) walks
  * them, so their nesting and size are capped (`SETTINGS_MAX_DEPTH`, `SETTINGS_MAX_BYTES`).
  */
 export function BoundedSettings(): PropertyDecorator {
-  return ValidateBy({
-    name: 'boundedSettings',
-    validator: {
-      validate: (value: unknown) =>
-        value === undefined ||
-        (depthOf(value, SETTINGS_MAX_DEPTH) <= SETTINGS_MAX_DEPTH &&
-          Buffer.byteLength(JSON.stringify(value)) <= SETTINGS_MAX_BYTES),
-      defaultMessage: () =>
-        `$property may nest ${SETTINGS_MAX_DEPTH} levels deep and hold ${SETTINGS_MAX_BYTES / 1024} KB at most`,
-    },
-  });
+  return Bounded({ maxDepth: SETTINGS_MAX_DEPTH, maxBytes: SETTINGS_MAX_BYTES });
 }
