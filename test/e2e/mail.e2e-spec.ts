@@ -118,13 +118,25 @@ describe('e-mail through SMTP', () => {
       const site = await ownSmtpSite();
       const buyer = `buyer-${uid()}@example.com`;
       const member = `member-${uid()}@example.com`;
-      await queueMail(t, 'purchase_existing', site, buyer, ALL_KIND_VARIABLES.purchase_existing);
+      const ticket_ranges = `${Date.now()}-${uid()}`;
+      await queueMail(t, 'purchase_existing', site, buyer, {
+        ...ALL_KIND_VARIABLES.purchase_existing,
+        ticket_ranges,
+      });
       await queueMail(t, 'welcome', site, member);
       await t.drain();
+      // The buyer's message goes to the buyer alone; the copy on its own, the same receipt.
       const [purchase] = siteSmtp.to(buyer);
-      expect(purchase.to).toEqual([buyer, 'orders@shop.example']);
+      expect(purchase.to).toEqual([buyer]);
       expect(purchase.headers.bcc).toBeUndefined();
+      const copies = siteSmtp.messages.filter(
+        (m) => m.to.includes('orders@shop.example') && m.text.includes(ticket_ranges),
+      );
+      expect(copies.map((m) => [m.to, m.subject])).toEqual([[['orders@shop.example'], purchase.subject]]);
       expect(siteSmtp.to(member)[0].to).toEqual([member]);
+      expect(
+        siteSmtp.messages.filter((m) => m.to.includes('orders@shop.example') && m.to.includes(member)),
+      ).toEqual([]);
     });
 
     it('copy a new buyer’s purchase mail to email_bcc_for_purchases without its password-set link', async () => {
@@ -301,6 +313,30 @@ describe('e-mail through SMTP', () => {
         const [entry] = await t.db.query<Array<{ metadata: { error: string } }>>(logs, [user.user.id]);
         expect(entry.metadata.error).toMatch(/<recipient>>?: Recipient address rejected/);
         expect(JSON.stringify(entry)).not.toContain(user.email);
+      } finally {
+        await refusing.stop();
+      }
+    });
+
+    it('retries a purchase mail the server refused for the buyer though it took the site’s copy', async () => {
+      const refusing = await new SmtpSink({
+        refuseRecipients: (address) => address.startsWith('full-'),
+      }).start();
+      try {
+        const site = await ownSmtpSite({
+          smtp_port: refusing.port,
+          smtp_username: null,
+          smtp_password: null,
+        });
+        const buyer = `full-${uid()}@example.com`;
+        await queueMail(t, 'purchase_existing', site, buyer, ALL_KIND_VARIABLES.purchase_existing);
+        await t.drain();
+        // The buyer's mailbox is full (452, try later): their mail waits for a retry, it is not "sent".
+        const [job] = await mailJobsTo(t, buyer);
+        expect(job.state).toBe('retry');
+        expect(JSON.stringify(job.output)).toMatch(/mailbox full/);
+        // The site's copy went, once.
+        expect(refusing.messages.map((m) => m.to)).toEqual([['orders@shop.example']]);
       } finally {
         await refusing.stop();
       }

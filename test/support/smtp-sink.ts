@@ -47,8 +47,8 @@ export interface SmtpSinkOptions {
   auth?: { user: string; pass: string };
   /** Where to listen (default loopback). */
   host?: string;
-  /** Refuse every recipient (452), quoting the address as real servers do. */
-  refuseRecipients?: boolean;
+  /** Refuse every recipient, or those the function picks (452), quoting the address as real servers do. */
+  refuseRecipients?: boolean | ((address: string) => boolean);
 }
 
 /** A real SMTP server on loopback that keeps what it receives, for tests to read. */
@@ -75,7 +75,8 @@ export class SmtpSink {
       },
       logger: false,
       onRcptTo: (address, _session, callback) => {
-        if (!this.options.refuseRecipients) {
+        const refuse = this.options.refuseRecipients;
+        if (!refuse || (typeof refuse === 'function' && !refuse(address.address))) {
           callback();
           return;
         }

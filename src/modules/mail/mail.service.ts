@@ -9,7 +9,7 @@ import { SitesService } from '#app/modules/sites/sites.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { MailerDelivery } from './mailer-delivery.js';
-import { bccFor, mailRouteOf, mailVariables, receiptOnly, senderOf } from './mail.rules.js';
+import { bccFor, mailRouteOf, mailVariables, PURCHASE_KINDS, receiptOnly, senderOf } from './mail.rules.js';
 import { renderMail } from './mail.render.js';
 import type { MailKind, MailVariables } from './mail.types.js';
 import { SmtpDelivery } from './smtp-delivery.js';
@@ -64,13 +64,15 @@ export class MailService implements OnModuleInit {
       variables: request.variables,
       ...(request.staffAccess ? { staff_access: true } : {}),
     };
-    if (request.kind !== 'purchase_new' || request.staffAccess) {
+    if (!PURCHASE_KINDS.includes(request.kind) || request.staffAccess) {
       await this.jobs.enqueue('mail.send', job, { manager });
       return;
     }
-    // A new buyer's purchase mail carries their new account's password-set link, a one-time credential: a blind
-    // copy would hand it to whoever reads the site's purchase BCC, who could then set the buyer's password. That
-    // inbox gets the receipt as an existing member's purchase reads, without the link, in a job of its own.
+    // The site's purchase BCC gets its copy in a job of its own: one envelope, one recipient, so a server that
+    // refuses the buyer while it takes the copy fails the buyer's job (retried, then recorded) rather than
+    // completing it. And a new buyer's purchase mail carries their new account's password-set link, a one-time
+    // credential that would let whoever reads that inbox set the buyer's password: the copy is the receipt as
+    // an existing member's purchase reads, without the link.
     const bcc = bccFor(request.kind, await this.sites.findBySiteId(request.siteId, manager));
     await this.jobs.enqueue('mail.send', { ...job, without_bcc: true }, { manager });
     if (bcc)
