@@ -882,6 +882,37 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(reminders[0].text).toMatch(/cancel/);
     });
 
+    it('sends no reminder queued before the member cancelled, paused or moved the renewal', async () => {
+      const sixDays = `UPDATE subscriptions SET next_billing_date = now() + interval '6 days' WHERE id = $1`;
+      const cancelling = await activeMember(w, tier.id);
+      const pausing = await activeMember(w, tier.id);
+      const moving = await activeMember(w, tier.id);
+      const staying = await activeMember(w, tier.id);
+      for (const m of [cancelling, pausing, moving, staying]) await w.t.db.query(sixDays, [m.id]);
+      // The run queues the reminders; the site's mail server is slow, and they have not gone yet when...
+      await api(w.t.app).as(w.root.token).post('/admin/jobs/reminders/run').expect(200);
+      await api(w.t.app)
+        .as(cancelling.member.token)
+        .post(`/subscriptions/${cancelling.id}/cancel`, { reason: 'No longer wanted', immediate: true })
+        .expect(200);
+      await api(w.t.app)
+        .as(w.admin.token)
+        .post('/admin/subscriptions/pause', {
+          subscription_id: pausing.id,
+          paused_until: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+          reason: 'Holiday',
+        })
+        .expect(200);
+      await w.t.db.query(
+        `UPDATE subscriptions SET next_billing_date = next_billing_date + interval '1 month' WHERE id = $1`,
+        [moving.id],
+      );
+      await w.t.drain();
+      const reminded = (m: { member: { email: string } }) =>
+        mailsTo(m.member.email, /membership renews on/).length;
+      expect([cancelling, pausing, moving, staying].map(reminded)).toEqual([0, 0, 0, 1]);
+    });
+
     it('names the tier as members know it (its display name) in every membership e-mail and text they read', async () => {
       const gold = await tierOn(w, { display_name: 'Gold Club' });
       const { member, id } = await activeMember(w, gold.id);

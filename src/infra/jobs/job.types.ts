@@ -12,6 +12,11 @@ export interface JobMap {
     staff_access?: boolean;
     /** To `to` alone, without the site's purchase BCC: a copy for it goes as a job of its own. */
     without_bcc?: boolean;
+    /**
+     * What the mail is about, for a mail that may stop being true before it goes (`MailService.sendOnlyIf`):
+     * e.g. the membership and the renewal a reminder announces.
+     */
+    about?: Record<string, string>;
   };
   /** Purges expired Idempotency-Key rows (scheduled hourly). */
   'idempotency.cleanup': Record<string, never>;

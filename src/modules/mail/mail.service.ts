@@ -51,8 +51,21 @@ export class MailService implements OnModuleInit {
     private readonly accounts: AccountsService,
   ) {}
 
+  /** Per kind, whether a queued mail still says something true when it goes (`sendOnlyIf`). */
+  private readonly stillTrue = new Map<MailKind, (about: Record<string, string>) => Promise<boolean>>();
+
   onModuleInit(): void {
     this.jobs.register('mail.send', (data, meta) => this.deliver(data, meta));
+  }
+
+  /**
+   * Mails of `kind` queued with an `about` go only while `check(about)` holds when they are sent: a mail queued
+   * minutes (or, while the site's server fails, a quarter of an hour of retries) before it goes may announce
+   * what has changed since (a renewal reminder for a membership cancelled meanwhile). Registered by the feature
+   * that knows what the mail is about.
+   */
+  sendOnlyIf(kind: MailKind, check: (about: Record<string, string>) => Promise<boolean>): void {
+    this.stillTrue.set(kind, check);
   }
 
   async send(request: MailRequest, manager?: EntityManager): Promise<void> {
@@ -100,6 +113,14 @@ export class MailService implements OnModuleInit {
       this.logger.log(
         { kind: data.kind, site_id: data.site_id, job_id: meta.id },
         'mail to an erased account dropped',
+      );
+      return;
+    }
+    const check = data.about ? this.stillTrue.get(data.kind) : undefined;
+    if (check && data.about && !(await check(data.about))) {
+      this.logger.log(
+        { kind: data.kind, site_id: data.site_id, job_id: meta.id },
+        'mail no longer true dropped',
       );
       return;
     }

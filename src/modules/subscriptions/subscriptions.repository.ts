@@ -207,6 +207,21 @@ export class SubscriptionsRepository {
     );
   }
 
+  /**
+   * Whether a membership still renews on `renewal` as a reminder announced it (`toRemind`'s conditions): not
+   * cancelled, paused or ended since, renewing on, its date unmoved (to the millisecond the announced date was
+   * read at: the column keeps microseconds).
+   */
+  async stillRenewsOn(id: string, renewal: Date): Promise<boolean> {
+    const rows = await this.tx.manager.query<unknown[]>(
+      `SELECT 1 FROM subscriptions
+        WHERE id = $1 AND status IN ('active', 'trialing') AND auto_renew
+          AND abs(extract(epoch FROM next_billing_date - $2::timestamptz)) < 0.001`,
+      [id, renewal],
+    );
+    return rows.length > 0;
+  }
+
   /** Marks them reminded of their next renewal; answers those not marked already (each reminded once). */
   async markReminded(ids: string[]): Promise<string[]> {
     if (!ids.length) return [];

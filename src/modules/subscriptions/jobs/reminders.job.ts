@@ -1,6 +1,7 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { TransactionRunner } from '#app/infra/database/transaction-runner.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { MailService } from '#app/modules/mail/mail.service.js';
 import { SitesService } from '#app/modules/sites/sites.service.js';
 import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { day, membershipVariables } from '../membership-mail.js';
@@ -25,9 +26,15 @@ export class RemindersJob implements OnModuleInit {
     private readonly sites: SitesService,
     private readonly accounts: AccountsService,
     private readonly tx: TransactionRunner,
+    private readonly mail: MailService,
   ) {}
 
   onModuleInit(): void {
+    // A reminder goes only while what it announces holds: a member who cancels (or is paused, or whose date
+    // moves) between the run and the send is not told their membership renews.
+    this.mail.sendOnlyIf('subscription_reminder', ({ subscription_id, renewal }) =>
+      this.subs.stillRenewsOn(subscription_id, new Date(renewal)),
+    );
     this.jobs.register('subscriptions.reminders', async () => {
       await this.run(new Date());
     });
@@ -53,7 +60,8 @@ export class RemindersJob implements OnModuleInit {
           'mail.send',
           mine.flatMap((s) => {
             const to = contacts.get(s.user_id);
-            return to
+            const renewal = s.next_billing_date; // set: only those due a renewal are reminded
+            return to && renewal
               ? [
                   {
                     kind: 'subscription_reminder' as const,
@@ -63,8 +71,9 @@ export class RemindersJob implements OnModuleInit {
                     variables: {
                       ...membershipVariables(s),
                       first_name: to.firstName,
-                      renewal_date: day(s.next_billing_date),
+                      renewal_date: day(renewal),
                     },
+                    about: { subscription_id: s.id, renewal: renewal.toISOString() },
                   },
                 ]
               : [];
