@@ -1,7 +1,10 @@
+import { Client } from 'pg';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { NotifyPaymentJob } from '#app/modules/payments/jobs/notify-payment.job.js';
 import { DECLINE_CODE } from '#app/infra/providers/gatewayone/fake/fake-gatewayone.js';
 import { api } from '../support/api';
 import { makeUser, uid, pointsOf as balanceOf } from '../support/factories';
+import { untilSomeoneWaits } from '../support/held-rows';
 import { linkToken } from '../support/smtp-sink';
 import {
   buyerWithLimit,
@@ -150,6 +153,35 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
     await w.t.drain();
     expect(w.t.smtp.to(buyer.email).map((m) => m.headers['x-mail-kind'])).toEqual(['payment_refunded']);
   });
+
+  (process.env.TEST_DATABASE_URL ? it : it.skip)(
+    'sends none either when the whole refund commits while the mails’ claim waits on the payment (PostgreSQL)',
+    async () => {
+      const raffle = await raffleOn(w);
+      const buyer = await makeUser(w.t, w.site);
+      const order = await orderAsUser(w, buyer.token, raffle.item_id);
+      w.fakes.gatewayOne.complete(order.checkout_id);
+      await confirm(w, order.order_id).expect(200);
+      const holder = new Client({ connectionString: process.env.E2E_DATABASE_URL });
+      await holder.connect();
+      try {
+        // A whole refund being recorded, not yet committed, when the notify job claims the payment.
+        await holder.query('BEGIN');
+        await holder.query(
+          `UPDATE payment_transactions SET status = 'refunded', refunded_cents = amount_cents WHERE id = $1`,
+          [order.order_id],
+        );
+        const notified = w.t.app.get(NotifyPaymentJob).run(order.order_id);
+        await untilSomeoneWaits(holder);
+        await holder.query('COMMIT');
+        await notified;
+      } finally {
+        await holder.end();
+      }
+      await w.t.drain();
+      expect(w.t.smtp.to(buyer.email)).toEqual([]);
+    },
+  );
 
   it('confirms an order named by the gateway’s payment id, as the answer gave it, or by its checkout', async () => {
     const raffle = await raffleOn(w);
@@ -344,12 +376,15 @@ describe('buying raffle tickets at gatewayone (endpoints 3 and 5)', () => {
       expect(refused.body.message).toContain(field);
     }
     expect(await w.t.db.query(`SELECT count(*)::int AS n FROM payment_transactions`)).toEqual(ordersBefore);
-    // Within the bounds, taken as before.
+    // Within the bounds, taken as before; a URL sent empty is none.
     await order({
       metadata: { campaign: { source: 'newsletter' } },
       utm_params: { utm_source: 'mail' },
       success_url: 'https://shop.example/thanks',
+      cancel_url: '',
+      failure_url: '',
     }).expect(200);
+    await order({ success_url: '', redirect_url: '' }).expect(200);
   });
 
   it('never trusts a client that claims success the gateway denies', async () => {

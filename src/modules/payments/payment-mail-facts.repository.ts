@@ -32,7 +32,7 @@ export class PaymentMailFactsRepository {
 
   /** The facts of a payment (its refund notices: as many as there are refunds). */
   async of(id: string): Promise<PaymentMailFacts | null> {
-    return this.read(id, `SELECT $1::uuid AS id`);
+    return this.read(id, `SELECT id, status, fulfilment FROM payment_transactions WHERE id = $1`);
   }
 
   /**
@@ -42,15 +42,20 @@ export class PaymentMailFactsRepository {
   async claim(id: string): Promise<PaymentMailFacts | null> {
     return this.read(
       id,
-      `UPDATE payment_transactions SET notified_at = now() WHERE id = $1 AND notified_at IS NULL RETURNING id`,
+      `UPDATE payment_transactions SET notified_at = now() WHERE id = $1 AND notified_at IS NULL
+       RETURNING id, status, fulfilment`,
     );
   }
 
-  /** One query: `which` names the payment (a claim's UPDATE … RETURNING, or the id as given). */
+  /**
+   * One query: `which` names the payment with its status and fulfilment (a claim's UPDATE … RETURNING, or a
+   * read). They come from `which`, not from the join: an UPDATE that waited for a refund's transaction returns
+   * the row as that left it, while the rest of the statement reads the snapshot taken before the wait.
+   */
   private async read(id: string, which: string): Promise<PaymentMailFacts | null> {
     const rows = await this.tx.manager.query<PaymentMailFacts[]>(
       `WITH which AS (${which})
-       SELECT p.id, p.site_id, p.user_id, p.amount_cents, p.currency, p.description, p.status, p.fulfilment,
+       SELECT p.id, p.site_id, p.user_id, p.amount_cents, p.currency, p.description, which.status, which.fulfilment,
               p.new_account,
               u.email, pf.first_name,
               CASE WHEN r.id IS NULL THEN NULL ELSE
