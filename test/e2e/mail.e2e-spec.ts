@@ -139,6 +139,40 @@ describe('e-mail through SMTP', () => {
       ).toEqual([]);
     });
 
+    it('send one purchase mail, no copy, to a buyer who reads the purchase BCC', async () => {
+      const owner = `Owner-${uid()}@example.com`;
+      const site = await createSiteVia(t, root.token, { email_bcc_for_purchases: owner.toLowerCase() });
+      await queueMail(t, 'purchase_existing', site, owner, ALL_KIND_VARIABLES.purchase_existing);
+      await t.drain();
+      const theirs = t.smtp.messages.filter((m) =>
+        m.to.some((to) => to.toLowerCase() === owner.toLowerCase()),
+      );
+      expect(theirs).toHaveLength(1);
+    });
+
+    it('send no copy of a purchase mail whose buyer’s account was erased before it went', async () => {
+      const bcc = `orders-${uid()}@example.com`;
+      const site = await createSiteVia(t, root.token, { email_bcc_for_purchases: bcc });
+      const buyer = await makeUser(t, site);
+      const admin = await makeUser(t, site, { role: 'admin' });
+      await queueMail(
+        t,
+        'purchase_existing',
+        site,
+        buyer.email,
+        ALL_KIND_VARIABLES.purchase_existing,
+        buyer.user.id,
+      );
+      await api(t.app)
+        .as(admin.token)
+        .delete(`/admin/users/${buyer.user.id}`)
+        .send({ reason: 'Asked to be forgotten' })
+        .expect(204);
+      await t.drain();
+      expect(t.smtp.to(buyer.email)).toHaveLength(0);
+      expect(t.smtp.to(bcc)).toHaveLength(0);
+    });
+
     it('copy a new buyer’s purchase mail to email_bcc_for_purchases without its password-set link', async () => {
       const site = await ownSmtpSite();
       const buyer = `new-buyer-${uid()}@example.com`;

@@ -12,6 +12,8 @@ export interface JobMap {
     staff_access?: boolean;
     /** To `to` alone, without the site's purchase BCC: a copy for it goes as a job of its own. */
     without_bcc?: boolean;
+    /** The account whose mail this copies (the purchase BCC's copy): dropped with it if that account is erased. */
+    copy_of?: string | null;
     /**
      * What the mail is about, for a mail that may stop being true before it goes (`MailService.sendOnlyIf`):
      * e.g. the membership and the renewal a reminder announces.

@@ -13,6 +13,7 @@ import { bccFor, mailRouteOf, mailVariables, PURCHASE_KINDS, receiptOnly, sender
 import { renderMail } from './mail.render.js';
 import type { MailKind, MailVariables } from './mail.types.js';
 import { SmtpDelivery } from './smtp-delivery.js';
+import { normalizedEmail } from '#app/common/email-address.js';
 
 export interface MailRequest {
   kind: MailKind;
@@ -88,7 +89,8 @@ export class MailService implements OnModuleInit {
     // an existing member's purchase reads, without the link.
     const bcc = bccFor(request.kind, await this.sites.findBySiteId(request.siteId, manager));
     await this.jobs.enqueue('mail.send', { ...job, without_bcc: true }, { manager });
-    if (bcc)
+    // A buyer who is the BCC's own reader (staff trying their site) has the mail already.
+    if (bcc && normalizedEmail(bcc) !== normalizedEmail(request.to))
       await this.jobs.enqueue(
         'mail.send',
         {
@@ -96,6 +98,7 @@ export class MailService implements OnModuleInit {
           site_id: request.siteId,
           to: bcc,
           user_id: null,
+          copy_of: request.userId ?? null,
           variables: receiptOnly(request.variables),
           without_bcc: true,
         },
@@ -108,8 +111,10 @@ export class MailService implements OnModuleInit {
     data: MailJob,
     meta: JobMeta = { id: 'direct', retryCount: 0, retryLimit: 0 },
   ): Promise<void> {
-    // Queued before its account was erased: the address is no longer the account's to write to.
-    if (data.user_id && !(await this.accounts.contactsOf([data.user_id])).has(data.user_id)) {
+    // Queued before its account was erased: the address is no longer the account's to write to, and a copy of
+    // its mail no longer the site's to keep.
+    const account = data.user_id ?? data.copy_of;
+    if (account && !(await this.accounts.contactsOf([account])).has(account)) {
       this.logger.log(
         { kind: data.kind, site_id: data.site_id, job_id: meta.id },
         'mail to an erased account dropped',
