@@ -27,4 +27,13 @@ describe('refund entries', () => {
     expect(settled).toMatchObject({ amount_cents: 250, tell_buyer: true, queued_refund: 250 });
     expect(toldToBuyer(settled)).toBe(true);
   });
+
+  it('tells the buyer of a held refund made only in part when every held refund was to be told', () => {
+    const ask = (amountCents: number, over: { by?: string; tellBuyer?: boolean }) =>
+      refundEntry({ amountCents, reason: 'r', by: over.by ?? null, tellBuyer: over.tellBuyer }, {});
+    const told = heldEntries(held([ask(250, { tellBuyer: true }), ask(300, { by: 'admin-1' })]), 250, 250);
+    expect(told).toEqual([expect.objectContaining({ amount_cents: 250, by: null, tell_buyer: true })]);
+    const silent = heldEntries(held([ask(250, { tellBuyer: true }), ask(300, {})]), 250, 250);
+    expect(silent.some(toldToBuyer)).toBe(false);
+  });
 });

@@ -51,7 +51,9 @@ export function heldEntries(row: PaymentTransaction, made: number, atGateway: nu
   const lookUp = { refunded_at_gateway_cents: atGateway };
   if (held.reduce((sum, e) => sum + e.amount_cents, 0) === made)
     return held.map((e) => ({ ...e, at: new Date().toISOString(), gateway: lookUp }));
-  return [refundEntry({ amountCents: made, reason: HELD_REASON, by: null }, lookUp)];
+  // Which of them were made is unknown; the buyer hears of what was if every one of them was to be told.
+  const tellBuyer = held.length > 0 && held.every(toldToBuyer);
+  return [refundEntry({ amountCents: made, reason: HELD_REASON, by: null, tellBuyer }, lookUp)];
 }
 
 /** What the refund job already sent of the queued refund of `queuedCents` (its entries in the history). */
