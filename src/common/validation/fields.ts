@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -237,9 +237,13 @@ const HTTP_URL = { protocols: ['http', 'https'], require_protocol: true, require
  * An http(s) address: the one rule of every URL field the service stores and shows. A `javascript:`,
  * `data:` or `vbscript:` URL served to a browser as a link or an image is an attack, so only http(s) passes.
  */
-export function WebUrl(o: Common & { max?: number } = {}): PropertyDecorator {
+export function WebUrl(o: Common & { max?: number; emptyIsAbsent?: boolean } = {}): PropertyDecorator {
   const max = o.max ?? 1000;
   return applyDecorators(
+    // `emptyIsAbsent`: a client that sends "" for a URL it has not got (a form's empty field) means none.
+    ...(o.emptyIsAbsent
+      ? [Transform(({ value }: { value: unknown }) => (value === '' ? undefined : value))]
+      : []),
     presence(o),
     IsString(),
     IsUrl(HTTP_URL, { message: '$property must be an http(s) URL' }),

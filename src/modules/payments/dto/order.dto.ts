@@ -56,10 +56,10 @@ export class GatewayOneOrderDto {
   @Str({ max: 3, example: 'GBP' }) currency?: string;
   @Str({ max: 500 }) description?: string;
   @StrArray({ maxItems: 20, maxLength: 40 }) brands?: string[];
-  @WebUrl() cancel_url?: string;
-  @WebUrl() failure_url?: string;
-  @WebUrl() success_url?: string;
-  @WebUrl() redirect_url?: string;
+  @WebUrl({ emptyIsAbsent: true }) cancel_url?: string;
+  @WebUrl({ emptyIsAbsent: true }) failure_url?: string;
+  @WebUrl({ emptyIsAbsent: true }) success_url?: string;
+  @WebUrl({ emptyIsAbsent: true }) redirect_url?: string;
   @Str({ max: 40 }) completed_at?: string;
   @Str({ max: 40 }) created_at?: string;
   @Bool({ description: 'true: process a completed order instead of creating one.' })
@@ -165,16 +165,16 @@ export class GatewayTwoOrderDto {
   @Num({ required: true, min: 0, example: 12.5, description: 'Major units.' }) amount!: number;
   @Str({ required: true, max: 3, example: 'GBP' }) currency!: string;
   @Str({ required: true, max: 500, example: '5 tickets' }) description!: string;
-  @WebUrl() cancel_url?: string;
+  @WebUrl({ emptyIsAbsent: true }) cancel_url?: string;
   @Email() customer_email?: string;
-  @WebUrl() failure_url?: string;
+  @WebUrl({ emptyIsAbsent: true }) failure_url?: string;
   @Str({
     max: 100,
     description: 'A raffle’s item_id: priced like endpoint 3. Without it, a generic payment.',
   })
   item_id?: string;
   @Str({ max: 64 }) site_id?: string;
-  @WebUrl() success_url?: string;
+  @WebUrl({ emptyIsAbsent: true }) success_url?: string;
   @Str({ max: 64 }) user_id?: string;
   @Str({ max: 200 }) utm?: string;
   @Str({ max: 200 }) utm_campaign?: string;
