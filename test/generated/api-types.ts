@@ -3907,7 +3907,8 @@ export interface components {
         [key: string]: unknown;
       } | null;
       user_agent: string | null;
-      user_id: string;
+      /** @description `null` to all but staff: an account id, the same on every raffle, would let anyone follow an entrant (a named winner, through the draw proof’s entry) from raffle to raffle. */
+      user_id: string | null;
     };
     RaffleEntryRecordDto: {
       /** Format: date-time */

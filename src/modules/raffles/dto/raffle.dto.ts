@@ -44,7 +44,12 @@ export class MailerEmailParamsDto {
 export class RaffleEntryNestedDto {
   @Prop(String) id!: string;
   @Prop(String) raffle_id!: string;
-  @Prop(String) user_id!: string;
+  @Prop(String, {
+    nullable: true,
+    description:
+      '`null` to all but staff: an account id, the same on every raffle, would let anyone follow an entrant (a named winner, through the draw proof’s entry) from raffle to raffle.',
+  })
+  user_id!: string | null;
   @Prop(String) site_id!: string;
   @Prop(String, { nullable: true }) ip_address!: string | null;
   @Prop(String, { nullable: true }) user_agent!: string | null;

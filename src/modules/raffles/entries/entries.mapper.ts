@@ -33,13 +33,17 @@ export function toEntryDto(e: RaffleEntry, raffle: RaffleDto | null, user: UserD
   };
 }
 
-/** As nested in a Raffle: the public sees entrants pseudonymously, without address or agent. */
+/**
+ * As nested in a Raffle: the public sees entries anonymously, without account, address or agent. The account id
+ * is the same on every raffle, and the draw proof names the winning entry: with it, anyone could follow a
+ * winner the winners list names (first name and county, DESIGN) to their entries on every other raffle.
+ */
 export function toNestedEntryDto(e: RaffleEntry, audience: RaffleAudience): RaffleEntryNestedDto {
   const admin = audience === 'admin';
   return {
     id: e.id,
     raffle_id: e.raffle_id,
-    user_id: e.user_id,
+    user_id: admin ? e.user_id : null,
     site_id: e.site_id,
     ip_address: admin ? e.ip_address : null,
     user_agent: admin ? e.user_agent : null,
