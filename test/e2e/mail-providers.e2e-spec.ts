@@ -10,6 +10,7 @@ import {
   mailJobsTo,
   makeDue,
   queueMail,
+  welcomeMailToTheLastAttempt,
 } from '../support/mail';
 
 const MAILER_KEY = 'xkeysib-site-key-never-shown-0001';
@@ -148,11 +149,7 @@ describe('e-mail through the provider’s API and the outbox', () => {
     it('records the last failure with a key the provider does not know, without the key', async () => {
       const site = await mailerSite({ mailer_api_key: 'xkeysib-unknown-key-0009' });
       const user = await makeUser(t, site);
-      await queueMail(t, 'welcome', site, user.email, {}, user.user.id);
-      await t.drain();
-      const [job] = await mailJobsTo(t, user.email);
-      await makeDue(t, job.id, true);
-      await t.drain();
+      await welcomeMailToTheLastAttempt(t, site, user);
       expect((await mailJobsTo(t, user.email))[0].state).toBe('failed');
       const entries = await t.db.query<Array<{ metadata: { error: string } }>>(
         `SELECT metadata FROM activity_logs WHERE user_id = $1 AND activity_type = 'mail_failed'`,

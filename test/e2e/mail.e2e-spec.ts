@@ -11,6 +11,7 @@ import {
   mailJobsTo,
   makeDue,
   queueMail,
+  welcomeMailToTheLastAttempt,
 } from '../support/mail';
 import { outwardAddress } from '../support/net';
 import { SmtpSink } from '../support/smtp-sink';
@@ -302,11 +303,7 @@ describe('e-mail through SMTP', () => {
     it('shows the member their failed mail without the transport’s error, and forgets the address on erasure', async () => {
       const site = await ownSmtpSite({ smtp_port: await closedPort() });
       const user = await makeUser(t, site);
-      await queueMail(t, 'welcome', site, user.email, {}, user.user.id);
-      await t.drain();
-      const [job] = await mailJobsTo(t, user.email);
-      await makeDue(t, job.id, true);
-      await t.drain();
+      await welcomeMailToTheLastAttempt(t, site, user);
       const me = await api(t.app).as(user.token).get('/users/me').expect(200);
       const seen = (me.body.activity_logs as Array<{ activity_type: string; metadata: unknown }>).find(
         (l) => l.activity_type === 'mail_failed',
@@ -338,11 +335,7 @@ describe('e-mail through SMTP', () => {
           smtp_password: null,
         });
         const user = await makeUser(t, site);
-        await queueMail(t, 'welcome', site, user.email, {}, user.user.id);
-        await t.drain();
-        const [job] = await mailJobsTo(t, user.email);
-        await makeDue(t, job.id, true);
-        await t.drain();
+        await welcomeMailToTheLastAttempt(t, site, user);
         const logs = `SELECT metadata FROM activity_logs WHERE user_id = $1 AND activity_type = 'mail_failed'`;
         const [entry] = await t.db.query<Array<{ metadata: { error: string } }>>(logs, [user.user.id]);
         expect(entry.metadata.error).toMatch(/<recipient>>?: Recipient address rejected/);

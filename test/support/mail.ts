@@ -48,6 +48,23 @@ export async function makeDue(t: TestApp, jobId: string, lastAttempt = false): P
   );
 }
 
+/**
+ * Queues a welcome mail to an account of `siteId` and runs it to its last attempt, every attempt going through
+ * the site's transport (which the caller has made fail): the mail job, as it was after its first attempt.
+ */
+export async function welcomeMailToTheLastAttempt(
+  t: TestApp,
+  siteId: string,
+  user: { email: string; user: { id: string } },
+): Promise<{ id: string; state: string; retry_count: number; retry_limit: number; output: unknown }> {
+  await queueMail(t, 'welcome', siteId, user.email, {}, user.user.id);
+  await t.drain();
+  const [job] = await mailJobsTo(t, user.email);
+  await makeDue(t, job.id, true);
+  await t.drain();
+  return job;
+}
+
 /** A loopback port nothing listens on. */
 export async function closedPort(): Promise<number> {
   const server = createServer();
