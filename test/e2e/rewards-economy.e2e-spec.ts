@@ -353,6 +353,24 @@ describe('rewards economy (issue 12)', () => {
       expect(await pointsOf(w.t, referrer.body.user.id)).toBe(0);
     });
 
+    it('reads the referrer’s IPv6 registration address as its /64: another address in it is the same IP', async () => {
+      const referrer = await register({}, '2001:db8:77:1::10').expect(201);
+      const referrerToken = referrer.body.access_token as string;
+      const code = (await api(w.t.app).as(referrerToken).get('/rewards/referral-code').expect(200)).body
+        .referral_code;
+      // The same line, a new address picked from its /64; then a neighbour on the next /64.
+      await register({ referral_code: code }, '2001:db8:77:1:9c2e:41ff:fe07:beef').expect(201);
+      await register({ referral_code: code }, '2001:db8:77:2::10').expect(201);
+      const reasons = await w.t.db.query(
+        `SELECT status, cancel_reason FROM referrals WHERE referrer_user_id = $1 ORDER BY created_at`,
+        [referrer.body.user.id],
+      );
+      expect(reasons).toEqual([
+        { status: 'cancelled', cancel_reason: 'self_referral:same_ip' },
+        { status: 'pending', cancel_reason: null },
+      ]);
+    });
+
     it('refuses an unknown code and registers nobody', async () => {
       const email = `nobody-${uid()}@example.com`;
       const res = await register({ email, referral_code: 'ZZZZZZZZ' }, '203.0.113.70').expect(422);

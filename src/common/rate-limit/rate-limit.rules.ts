@@ -1,5 +1,5 @@
 import { normalizedEmail } from '#app/common/email-address.js';
-import { clientNetwork } from './client-network.js';
+import { clientNetwork } from '../net/client-network.js';
 
 /** One counter: at most `limit` requests per `ttlSeconds`, counted per client IP or per e-mail address. */
 export interface RateRule {

@@ -48,6 +48,16 @@ describe('selfReferral', () => {
     expect(selfReferral(referrer, { ...referee, email: 'AnnLee+2@googlemail.com' })).toBe('same_email'));
   it('refuses the referrer’s registration IP within 24 hours', () =>
     expect(selfReferral(referrer, { ...referee, ip: '198.51.100.7' })).toBe('same_ip'));
+  it('refuses another address of the referrer’s IPv6 /64, and the IPv4-mapped form of its IPv4', () => {
+    const v6 = { ...referrer, registrationIp: '2001:db8:5:7::1' };
+    expect(selfReferral(v6, { ...referee, ip: '2001:db8:5:7:abcd:ef01:2345:6789' })).toBe('same_ip');
+    expect(selfReferral(v6, { ...referee, ip: '2001:db8:5:8::1' })).toBeNull();
+    expect(selfReferral(referrer, { ...referee, ip: '::ffff:198.51.100.7' })).toBe('same_ip');
+  });
+  it('compares no address when the referrer has none recorded', () =>
+    expect(
+      selfReferral({ ...referrer, registrationIp: null }, { ...referee, ip: '198.51.100.7' }),
+    ).toBeNull());
   it('accepts the same IP after 24 hours (a household)', () =>
     expect(
       selfReferral(referrer, { ...referee, ip: '198.51.100.7', at: new Date('2026-06-02T10:00:00Z') }),

@@ -2,6 +2,7 @@
  * Rules of referrals (DESIGN §5, §6) as plain functions: codes, the self-referral tests, the flags.
  */
 import { normalizedEmail } from '#app/common/email-address.js';
+import { clientNetwork } from '#app/common/net/client-network.js';
 import type { ReferralStatus } from './entities/referral.entity.js';
 
 /** Letters and digits that cannot be mistaken for each other when read aloud or copied (no O/0, I/1/L, U/V). */
@@ -60,7 +61,10 @@ export const SAME_IP_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 export type SelfReferral = 'same_account' | 'same_email' | 'same_ip';
 
-/** Why a signup with a code is the referrer referring itself, or null. */
+/**
+ * Why a signup with a code is the referrer referring itself, or null. "The same IP" is the same client network, as
+ * the per-IP limits count it (`clientNetwork`): an IPv6 line holds a whole /64 and picks a new address in it at will.
+ */
 export function selfReferral(
   referrer: { id: string; email: string; registeredAt: Date; registrationIp: string | null },
   referee: { id: string; email: string; ip: string | null; at: Date },
@@ -69,7 +73,8 @@ export function selfReferral(
   if (mailboxOf(referrer.email) === mailboxOf(referee.email)) return 'same_email';
   if (
     referee.ip &&
-    referrer.registrationIp === referee.ip &&
+    referrer.registrationIp &&
+    clientNetwork(referrer.registrationIp) === clientNetwork(referee.ip) &&
     referee.at.getTime() - referrer.registeredAt.getTime() < SAME_IP_WINDOW_MS
   )
     return 'same_ip';
