@@ -714,6 +714,36 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       expect(await registrationOf(w, id)).not.toBe(oldCard);
     });
 
+    it('sends no dunning e-mail queued before the member paid with a new card or cancelled', async () => {
+      const paying = await activeMember(w, tier.id);
+      const cancelling = await activeMember(w, tier.id);
+      const staying = await activeMember(w, tier.id);
+      for (const m of [paying, cancelling, staying]) {
+        w.fakes.gatewayOne.declinedRegistrations.add(await registrationOf(w, m.id));
+        await makeDue(w, m.id);
+      }
+      // The run declines the three and queues their dunning e-mails; before those go...
+      await api(w.t.app).as(w.root.token).post('/admin/jobs/renewals/run').expect(200);
+      const card = await api(w.t.app)
+        .as(paying.member.token)
+        .post(`/subscriptions/${paying.id}/card`)
+        .expect(201);
+      w.fakes.gatewayOne.complete(card.body.checkout_id);
+      expect(await w.fakes.gatewayOne.deliverWebhook(card.body.checkout_id)).toBe(200);
+      await w.t.jobs.drain(['inbound.process']); // the webhook is acted on; the mails wait
+      expect((await getSubscription(w, paying.member.token, paying.id).expect(200)).body.status).toBe(
+        'active',
+      );
+      await api(w.t.app)
+        .as(cancelling.member.token)
+        .post(`/subscriptions/${cancelling.id}/cancel`, { reason: 'No longer wanted', immediate: true })
+        .expect(200);
+      await w.t.drain();
+      const dunned = (m: { member: { email: string } }) =>
+        mailsTo(m.member.email, /could not take your .* membership payment/).length;
+      expect([paying, cancelling, staying].map(dunned)).toEqual([0, 0, 1]);
+    });
+
     it('goes on renewing a membership whose member paid the overdue period with a new card after the last retry', async () => {
       const { member, id } = await activeMember(w, tier.id);
       w.fakes.gatewayOne.declinedRegistrations.add(await registrationOf(w, id));

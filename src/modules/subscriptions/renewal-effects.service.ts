@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { NO_REQUEST } from '#app/common/http/request-meta.js';
 import { JobQueue } from '#app/infra/jobs/job-queue.service.js';
+import { MailService } from '#app/modules/mail/mail.service.js';
 import { PurposeOrdersService } from '#app/modules/payments/purpose-orders.service.js';
 import { PointsService } from '#app/modules/rewards/points.service.js';
 import { rewardsRules } from '#app/modules/rewards/rewards.rules.js';
@@ -9,6 +10,7 @@ import { AccountsService } from '#app/modules/users/accounts.service.js';
 import { ActivityLogService } from '#app/modules/users/activity-log.service.js';
 import { day, membershipVariables } from './membership-mail.js';
 import { RenewalsRepository } from './renewals.repository.js';
+import { SubscriptionsRepository } from './subscriptions.repository.js';
 import {
   addDays,
   GRACE_DAYS,
@@ -63,9 +65,11 @@ export interface FailedRenewal {
  * (`nextRetryAt`) and a dunning e-mail.
  */
 @Injectable()
-export class RenewalEffectsService {
+export class RenewalEffectsService implements OnModuleInit {
   constructor(
     private readonly renewals: RenewalsRepository,
+    private readonly subscriptions: SubscriptionsRepository,
+    private readonly mail: MailService,
     private readonly points: PointsService,
     private readonly sites: SitesService,
     private readonly accounts: AccountsService,
@@ -73,6 +77,14 @@ export class RenewalEffectsService {
     private readonly jobs: JobQueue,
     private readonly orders: PurposeOrdersService,
   ) {}
+
+  onModuleInit(): void {
+    // The dunning e-mail asks for another card: it goes only while the membership is still past due, not to a
+    // member who has paid with a new card (or cancelled, or was paused) between the decline and the send.
+    this.mail.sendOnlyIf('subscription_payment_failed', ({ subscription_id }) =>
+      this.subscriptions.stillPastDue(subscription_id),
+    );
+  }
 
   async paid(renewals: PaidRenewal[], now: Date): Promise<number> {
     if (!renewals.length) return 0;
@@ -168,6 +180,7 @@ export class RenewalEffectsService {
               retry_date: day(f.retryAt),
               grace_end: day(addDays(f.firstFailure, GRACE_DAYS)),
             },
+            about: { subscription_id: f.subscriptionId },
           },
         ];
       }),

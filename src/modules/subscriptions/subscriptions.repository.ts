@@ -222,6 +222,15 @@ export class SubscriptionsRepository {
     return rows.length > 0;
   }
 
+  /** Whether the membership is still past due (its dunning e-mail still true: no payment has settled it since). */
+  async stillPastDue(id: string): Promise<boolean> {
+    const rows = await this.tx.manager.query<unknown[]>(
+      `SELECT 1 FROM subscriptions WHERE id = $1 AND status = 'past_due'`,
+      [id],
+    );
+    return rows.length > 0;
+  }
+
   /** Marks them reminded of their next renewal; answers those not marked already (each reminded once). */
   async markReminded(ids: string[]): Promise<string[]> {
     if (!ids.length) return [];
