@@ -17,6 +17,7 @@ export function benchConfig(name: string, overrides: Partial<AppConfig>): AppCon
     jobs: false,
     mailTransport: 'log',
     logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+    passwordHashing: 'standard', // what production pays
     ...overrides,
   });
 }

@@ -45,6 +45,12 @@ export class AppConfig {
   readonly trustProxy!: string;
   /** Hosts a site's settings may name although they resolve to private addresses (production only). */
   readonly allowedPrivateHosts!: string[];
+  /**
+   * `standard`: argon2id with the library's defaults (64 MiB, 3 passes). `light` (1 MiB, 1 pass) is for the test
+   * suite alone, whose thousands of sign-ups and sign-ins would otherwise spend minutes hashing: no variable sets
+   * it, and the service refuses it outside `NODE_ENV=test`.
+   */
+  readonly passwordHashing!: 'standard' | 'light';
 
   static of(values: AppConfig): AppConfig {
     return Object.freeze(Object.assign(new AppConfig(), values));

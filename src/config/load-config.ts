@@ -96,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       .split(',')
       .map((h) => h.trim().toLowerCase())
       .filter(Boolean),
+    passwordHashing: 'standard',
   });
 }
 

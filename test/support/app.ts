@@ -56,6 +56,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}): AppConfig {
     allowedPrivateHosts: [],
     jwtSecretsPrevious: [],
     secretsKeysPrevious: [],
+    // Real argon2id at a test's cost; the production cost is held by the hasher's unit test.
+    passwordHashing: 'light',
     ...overrides,
   });
 }
