@@ -47,8 +47,8 @@ export class AppConfig {
   readonly allowedPrivateHosts!: string[];
   /**
    * `standard`: argon2id with the library's defaults (64 MiB, 3 passes). `light` (1 MiB, 1 pass) is for the test
-   * suite alone, whose thousands of sign-ups and sign-ins would otherwise spend minutes hashing: no variable sets
-   * it, and the service refuses it outside `NODE_ENV=test`.
+   * suite alone, whose sign-ups and sign-ins would otherwise spend minutes hashing: no variable sets it
+   * (`loadConfig` always gives `standard`); only a test's own configuration can.
    */
   readonly passwordHashing!: 'standard' | 'light';
 

@@ -37,6 +37,11 @@ describe('configuration is validated once, at start-up', () => {
     expect(config.jwtSecret.length).toBeGreaterThanOrEqual(32);
   });
 
+  it('hashes passwords at the production cost whatever the environment says (the light cost is tests’ own)', () => {
+    for (const env of [{}, { NODE_ENV: 'test' }, { PASSWORD_HASHING: 'light' }])
+      expect(loadConfig({ ...env, DATA_DIR: dataDir() }).passwordHashing).toBe('standard');
+  });
+
   it('keeps generated secrets under DATA_DIR so a restart keeps tokens valid', () => {
     const dir = dataDir();
     const first = loadConfig({ DATA_DIR: dir });
