@@ -8,5 +8,6 @@ module.exports = {
   testMatch: ['<rootDir>/test/e2e/**/*.e2e-spec.ts'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testSequencer: '<rootDir>/test/support/e2e-sequencer.cjs',
   testTimeout: 60000,
 };
