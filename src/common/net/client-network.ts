@@ -4,10 +4,10 @@ import { isIPv4, isIPv6 } from 'node:net';
 const IPV6_CLIENT_HEXTETS = 4;
 
 /**
- * The network a per-IP limit counts a client by (and the referral rule's "same IP" compares): an IPv4 address as it is (an IPv4-mapped IPv6 one, `::ffff:a.b.c.d`,
- * as its IPv4), an IPv6 address by its /64 prefix. A client on IPv6 holds a whole /64 and may send each request from
- * a new address in it; counted per address, no per-IP limit would hold for it. Anything else (no address) is
- * `unknown`, one count for all.
+ * The network a per-IP limit counts a client by, and the referral rule's "same IP" compares: an IPv4 address as
+ * it is (an IPv4-mapped IPv6 one, `::ffff:a.b.c.d`, as its IPv4), an IPv6 address by its /64 prefix. A client
+ * on IPv6 holds a whole /64 and may send each request from a new address in it; counted per address, no per-IP
+ * limit would hold for it. Anything else (no address) is `unknown`, one count for all.
  */
 export function clientNetwork(ip: string | undefined): string {
   if (!ip) return 'unknown';
