@@ -11,15 +11,25 @@ describeWithRedis('rate limits shared through Redis (REDIS_URL)', () => {
   let redis: { url: string; stop(): Promise<void> };
   let a: TestApp;
   let b: TestApp;
-  beforeAll(async () => {
-    redis = await startRedis(binary!);
-    a = await createTestApp({ redisUrl: redis.url });
-    b = await createTestApp({ redisUrl: redis.url });
-  });
+  /** What the set-up has started, closed in reverse even when the set-up timed out half way. */
+  const started: Array<() => Promise<void>> = [];
+  let setUp: Promise<void> | undefined;
+  beforeAll(
+    () =>
+      (setUp = (async () => {
+        redis = await startRedis(binary!);
+        started.push(() => redis.stop());
+        a = await createTestApp({ redisUrl: redis.url });
+        started.push(() => a.close());
+        b = await createTestApp({ redisUrl: redis.url });
+        started.push(() => b.close());
+      })()),
+  );
+  // An app left open keeps jest alive after a failed run (it hung the CI at ec8e7f0): a set-up that timed
+  // out may still be starting one, so it is waited for before everything it started is closed.
   afterAll(async () => {
-    await a.close();
-    await b.close();
-    await redis.stop();
+    await setUp?.catch(() => undefined);
+    for (const stop of started.reverse()) await stop();
   });
 
   it('counts one client’s registrations across two instances', async () => {
