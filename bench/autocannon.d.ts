@@ -49,6 +49,8 @@ declare module 'autocannon' {
         event: 'response',
         listener: (client: unknown, statusCode: number, bytes: number, latencyMs: number) => void,
       ): void;
+      /** A request lost to a socket error (ECONNRESET, EPIPE…) or to the timeout; counted in `errors`. */
+      on(event: 'reqError', listener: (error: Error & { code?: string }) => void): void;
     }
   }
   function autocannon(options: autocannon.Options): autocannon.Instance;

@@ -37,7 +37,7 @@ describe('mixed load, short form (issue 15)', () => {
     });
     process.stdout.write(
       `mixed load (${process.env.E2E_DATABASE_ENGINE}): ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, ` +
-        `p99 ${result.p99} ms, ${result.confirmed} orders confirmed\n${classLines(result).join('\n')}\n`,
+        `p99 ${result.p99} ms, ${result.confirmed} orders confirmed, longest event-loop stall ${result.maxLoopStallMs} ms\n${classLines(result).join('\n')}\n`,
     );
     expect(mixedProblems(result)).toEqual([]);
     expect(result.confirmed).toBeGreaterThan(0);

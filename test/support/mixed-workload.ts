@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { INestApplication } from '@nestjs/common';
 import autocannon from 'autocannon';
 import { SitesService } from '#app/modules/sites/sites.service.js';
@@ -116,6 +117,10 @@ export interface MixedResult {
   p50: number;
   p99: number;
   errors: number;
+  /** Socket errors by code (ECONNRESET, EPIPE…): what `errors` were, for a failure to be read from its log. */
+  errorKinds: Record<string, number>;
+  /** The longest the event loop (app and load generator share it) was stalled during the run, in ms. */
+  maxLoopStallMs: number;
   timeouts: number;
   non2xx: number;
   /** Sequences cut short because an order came back without a checkout (its confirmation not sent). */
@@ -250,7 +255,10 @@ export async function runMixedLoad(
     },
   });
   let confirmed = 0;
-  const r = await autocannon({
+  const errorKinds: Record<string, number> = {};
+  const loop = monitorEventLoopDelay({ resolution: 20 });
+  loop.enable();
+  const run = autocannon({
     url: world.url,
     connections: opts.connections,
     ...(opts.cycles
@@ -259,6 +267,12 @@ export async function runMixedLoad(
     timeout: 30,
     requests: CYCLE.map(spec),
   });
+  run.on('reqError', (e: Error & { code?: string }) => {
+    const kind = e.code ?? e.message;
+    errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
+  });
+  const r = await run;
+  loop.disable();
   const classes = {} as Record<RouteClass, ClassFigures>;
   for (const cls of Object.keys(ROUTE_CLASSES) as RouteClass[]) {
     const sorted = latencies[cls].sort((a, b) => a - b);
@@ -275,6 +289,8 @@ export async function runMixedLoad(
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: r.errors,
+    errorKinds,
+    maxLoopStallMs: Math.round(loop.max / 1e6),
     timeouts: r.timeouts,
     non2xx: r.non2xx,
     resets: r.resets ?? 0,
@@ -286,7 +302,12 @@ export async function runMixedLoad(
 /** Every problem a run shows: socket errors, timeouts, any answer other than the expected one. */
 export function mixedProblems(r: MixedResult): string[] {
   const problems: string[] = [];
-  if (r.errors) problems.push(`${r.errors} errors`);
+  if (r.errors) {
+    const kinds = Object.entries(r.errorKinds).map(([kind, n]) => `${kind} × ${n}`);
+    problems.push(
+      `${r.errors} errors (${kinds.join(', ')}; longest event-loop stall ${r.maxLoopStallMs} ms)`,
+    );
+  }
   if (r.timeouts) problems.push(`${r.timeouts} timeouts`);
   for (const [cls, f] of Object.entries(r.classes))
     for (const [status, n] of Object.entries(f.unexpected)) problems.push(`${cls}: ${n} × ${status}`);
