@@ -7,6 +7,7 @@ import type { FieldError } from '#app/common/errors/app.exception.js';
 import { REFUSED_BODY_TYPE } from '#app/common/errors/error-response.js';
 import { sendError } from '#app/common/errors/problem-details.filter.js';
 import type { AppRequest } from '#app/common/http/request-context.js';
+import { keepConnectionsAlive } from '#app/common/http/keep-alive.js';
 import { requestId } from '#app/common/http/request-id.js';
 import {
   type JsonRefusal,
@@ -86,6 +87,7 @@ export function setupApp(app: INestApplication): void {
   const express_ = app as NestExpressApplication;
   express_.useLogger(app.get(PinoLogger));
   express_.set('trust proxy', config.trustProxy);
+  keepConnectionsAlive(express_.getHttpServer());
   express_.disable('x-powered-by');
   express_.use(requestId);
   // The order endpoints answer every failure, body-parser's included, in their own shape (DESIGN §4).

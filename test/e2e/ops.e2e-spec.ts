@@ -1,3 +1,5 @@
+import { Agent, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { api } from '../support/api';
 import { createTestApp, type TestApp } from '../support/app';
 import { makeSite, makeUser, uid } from '../support/factories';
@@ -17,6 +19,29 @@ describe('operations: health, metrics, rate limits', () => {
     await api(t.app).get('/health/live').expect(200);
     const ready = await api(t.app).get('/health/ready').expect(200);
     expect(ready.body.details).toMatchObject({ database: { status: 'up' }, jobs: { status: 'up' } });
+  });
+
+  it('keeps an idle keep-alive connection open past Node’s 5 s default, as a load balancer reusing it expects', async () => {
+    await t.app.listen(0, '127.0.0.1');
+    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const get = (): Promise<{ status?: number; reused: boolean }> =>
+      new Promise((resolve, reject) => {
+        const req = request({ host: '127.0.0.1', port, path: '/health/live', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode, reused: req.reusedSocket }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    try {
+      expect(await get()).toEqual({ status: 200, reused: false });
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      // Had the server closed the idle connection, the agent would have dropped it and opened another.
+      expect(await get()).toEqual({ status: 200, reused: true });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('serves Prometheus metrics only with the configured token', async () => {
