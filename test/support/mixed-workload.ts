@@ -119,7 +119,7 @@ export interface MixedResult {
   errors: number;
   /** Socket errors by code (ECONNRESET, EPIPE…): what `errors` were, for a failure to be read from its log. */
   errorKinds: Record<string, number>;
-  /** The longest the event loop (app and load generator share it) was stalled during the run, in ms. */
+  /** The longest this process's event loop stalled during the run, in ms (in the e2e test the app's too). */
   maxLoopStallMs: number;
   timeouts: number;
   non2xx: number;
