@@ -10,8 +10,8 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testSequencer: '<rootDir>/test/support/e2e-sequencer.cjs',
   // One file at a time (they share the database), in one worker process recycled once its heap passes the
-  // limit. In jest's own process (--runInBand) the heap grew by 40 MB a file to 3 GB by the last file: the
-  // memory of each file's module registry is kept (by something outside it: not found yet), and collecting a
+  // limit. In jest's own process (--runInBand) the heap grew by 40 MB a file to 3 GB by the last file: each
+  // file's vm context outlives it (jestjs/jest#11956, jest's answer to which is this limit), and collecting a
   // heap that size is the likeliest cause of the multi-second stalls that cost the mixed-load test requests in
   // CI. A worker also puts the embedded database (globalSetup starts it here, in the parent) in a process of
   // its own, as the server is: the mixed-load test on PGlite went from 103 to 129 requests a second.
