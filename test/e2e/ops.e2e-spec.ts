@@ -1,8 +1,8 @@
 import { Agent, request } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { api } from '../support/api';
 import { createTestApp, type TestApp } from '../support/app';
 import { makeSite, makeUser, uid } from '../support/factories';
+import { listenOnLoopback } from '../support/fake-gateways';
 
 describe('operations: health, metrics, rate limits', () => {
   let t: TestApp;
@@ -22,12 +22,11 @@ describe('operations: health, metrics, rate limits', () => {
   });
 
   it('keeps an idle keep-alive connection open past Node’s 5 s default, as a load balancer reusing it expects', async () => {
-    await t.app.listen(0, '127.0.0.1');
-    const { port } = t.app.getHttpServer().address() as AddressInfo;
+    const live = new URL('/health/live', await listenOnLoopback(t.app));
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const get = (): Promise<{ status?: number; reused: boolean }> =>
       new Promise((resolve, reject) => {
-        const req = request({ host: '127.0.0.1', port, path: '/health/live', agent }, (res) => {
+        const req = request(live, { agent }, (res) => {
           res.resume();
           res.on('end', () => resolve({ status: res.statusCode, reused: req.reusedSocket }));
         });
