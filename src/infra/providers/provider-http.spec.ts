@@ -10,6 +10,10 @@ async function serve(handler: RequestListener): Promise<{ server: Server; url: s
   return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 const client = (baseUrl: string, timeoutMs = 150) =>
   new ProviderHttp({ provider: 'gw', baseUrl, timeoutMs, headers: {}, secrets: [] });
 
@@ -49,6 +53,31 @@ describe('ProviderHttp', () => {
     expect(error).toMatchObject({ kind: 'unavailable', message: 'gw GET /slow: no answer within 150 ms' });
     expect((error as ProviderError).mayHaveActed).toBe(true); // it read the request: a write may have been done
     expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('says a request that timed out waiting for a connection never reached the provider', async () => {
+    const received: string[] = [];
+    const s = await serve((req) => void received.push(req.url ?? ''));
+    server = s.server;
+    // A provider that never answers holds every connection the pool has to a host (64) ...
+    const holding = Array.from({ length: 64 }, (_, i) =>
+      client(s.url, 1_000)
+        .send({ method: 'POST', path: `/held${i}` })
+        .then(
+          () => undefined,
+          (e: unknown) => e as ProviderError,
+        ),
+    );
+    await until(() => received.length === 64);
+    // ... so one more request waits for a connection until its own timeout, sending nothing.
+    const waited = (await client(s.url, 200)
+      .send({ method: 'POST', path: '/waited' })
+      .catch((e: unknown) => e)) as ProviderError;
+    expect(waited.message).toBe('gw POST /waited: no answer within 200 ms');
+    expect(waited.mayHaveActed).toBe(false);
+    const held = await Promise.all(holding);
+    expect(held.every((e) => e?.mayHaveActed)).toBe(true); // those were read: a write may have been done
+    expect(received).not.toContain('/waited');
   });
 
   it('says a refused connection is a network error, not a timeout', async () => {

@@ -73,6 +73,11 @@ function neverReached(error: unknown): boolean {
   return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
 }
 
+/** A request that timed out before any of it was sent: it waited for a connection the whole time. */
+function neverSent(error: unknown): boolean {
+  return (error as { unsent?: unknown }).unsent === true;
+}
+
 /**
  * Connections to providers are kept open between requests (every paid order asks the gateway once):
  * one pool per protocol for the process, shared by every client and site.
@@ -149,10 +154,13 @@ export class ProviderHttp {
   private async once(request: ProviderRequest, remainingMs: number): Promise<ProviderResponse> {
     const what = `${request.method} ${request.pathLabel ?? request.path}`;
     // The budget is the configured timeout, however it was spent: that is what the error names.
-    const timedOut = () =>
+    const timedOut = (unsent = false) =>
       this.error(
         'unavailable',
         `${this.options.provider} ${what}: no answer within ${this.options.timeoutMs} ms`,
+        undefined,
+        undefined,
+        unsent,
       );
     if (remainingMs <= 0) throw timedOut();
     const url = new URL(this.baseUrl + request.path);
@@ -172,7 +180,7 @@ export class ProviderHttp {
       ({ status, text } = await this.exchange(url, request.method, headers, body, remainingMs));
     } catch (error) {
       const reason = networkReason(error);
-      if (reason === 'timed out') throw timedOut();
+      if (reason === 'timed out') throw timedOut(neverSent(error));
       throw this.error(
         'unavailable',
         `${this.options.provider} ${what}: ${reason}`,
@@ -228,7 +236,11 @@ export class ProviderHttp {
       // A plain timer, not `AbortSignal.timeout`: the signal cost ~30 µs more CPU a call (an event target and
       // a weakly held timer each time), and every paid order makes this call on its hot path.
       const timer = setTimeout(() => {
-        reject(Object.assign(new Error('timed out'), { name: 'TimeoutError' }));
+        // Without a connected socket nothing was written: the request waited in the pool (every socket busy)
+        // or for its connection to open, and provably never reached the provider. The agent writes the
+        // request as it hands over a connected socket, so one that has a socket may have been acted on.
+        const unsent = !req.socket || req.socket.connecting;
+        reject(Object.assign(new Error('timed out'), { name: 'TimeoutError', unsent }));
         req.destroy();
       }, timeoutMs);
       const fail = (error: Error) => {
