@@ -98,7 +98,8 @@ export class PaymentGateways {
    * Charges a stored card for a payment of ours (a membership's renewal), once: when the answer is lost
    * the charge is settled by looking it up under our reference, never by charging again. Throws
    * `ProviderError` when neither the charge nor the look-up could be answered (the payment stays
-   * pending, to be looked up later by reconciliation or the next run).
+   * pending, to be looked up later by reconciliation or the next run), and at once, unlooked-up, when the
+   * charge provably never reached the gateway (`mayHaveActed` false: turned away, or never sent).
    */
   async chargeStoredCard(
     payment: Pick<PaymentTransaction, 'id' | 'amount_cents' | 'currency'>,
@@ -117,8 +118,12 @@ export class PaymentGateways {
         raw: charged.raw,
       };
     } catch (error) {
-      if (!(error instanceof ProviderError) || error.kind !== 'unavailable') throw error;
-      return this.lookUp(payment.id);
+      if (!(error instanceof ProviderError) || !error.mayHaveActed) throw error;
+      // A look-up that fails says nothing of the charge: the charge's own error is the one that counts (a
+      // look-up turned away must not pass for a charge that never reached the gateway, to be sent again).
+      return this.lookUp(payment.id).catch((lookUpError: unknown) => {
+        throw lookUpError instanceof ProviderError ? error : lookUpError;
+      });
     }
   }
 
