@@ -9,6 +9,7 @@ import {
   withRoot,
 } from '../support/memberships';
 import { majorToMinor } from '#app/common/money.js';
+import { ProviderHttp } from '#app/infra/providers/provider-http.js';
 import { api } from '../support/api';
 import { raffleOn, startPaymentsWorld, stopPaymentsWorld } from '../support/payments';
 
@@ -271,5 +272,63 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
       const [row] = await w.t.db.query(`SELECT status FROM subscriptions WHERE id = $1`, [id]);
       expect(row.status).toBe('paused');
     });
+  });
+  it('leaves a membership due when its renewal charge timed out waiting for a connection: it never left', async () => {
+    const { member, id } = await activeMember(w, tier.id);
+    const registration = await registrationOf(w, id);
+    await makeDue(w, id);
+    // Every connection the service keeps to the gateway (64) is held by a request the gateway never answers.
+    w.fakes.gatewayOne.goDown('hang');
+    const before = w.fakes.gatewayOne.requests.length;
+    const holder = new ProviderHttp({
+      provider: 'holder',
+      baseUrl: w.fakes.config.gatewayOne.baseUrl,
+      timeoutMs: 1_500,
+      headers: {},
+      secrets: [],
+    });
+    const holding = Array.from({ length: 64 }, () =>
+      holder.send({ method: 'GET', path: '/v1/query' }).catch(() => undefined),
+    );
+    while (w.fakes.gatewayOne.requests.length < before + 64) await new Promise((r) => setTimeout(r, 10));
+    try {
+      await runJob(w, 'renewals'); // the charge waits its 400 ms for a connection, and gives up
+      expect(w.fakes.gatewayOne.requests.slice(before + 64)).toEqual([]);
+    } finally {
+      w.fakes.gatewayOne.comeUp();
+      await Promise.all(holding);
+    }
+    const state = async () =>
+      (
+        await w.t.db.query<Array<Record<string, unknown>>>(
+          `SELECT status, pending_payment_id, failed_charges, next_billing_date <= now() AS due
+             FROM subscriptions WHERE id = $1`,
+          [id],
+        )
+      )[0];
+    expect(await state()).toEqual({
+      status: 'active',
+      pending_payment_id: null,
+      failed_charges: 0,
+      due: true,
+    });
+    const payments = () =>
+      w.t.db.query<Array<{ status: string; gateway_response: unknown }>>(
+        `SELECT status, gateway_response FROM payment_transactions
+          WHERE subscription_id = $1 AND metadata->>'stored_card' = 'true' ORDER BY created_at`,
+        [id],
+      );
+    expect(await payments()).toEqual([
+      { status: 'cancelled', gateway_response: { not_sent: true, http_status: null } },
+    ]);
+    expect(mailsTo(member.email, /could not take your .* membership payment/)).toEqual([]);
+
+    // Connections free again: the next run charges the card once and renews.
+    await runJob(w, 'renewals');
+    expect(await state()).toMatchObject({ status: 'active', pending_payment_id: null, due: false });
+    expect((await payments()).map((p) => p.status)).toEqual(['cancelled', 'succeeded']);
+    expect(
+      w.fakes.gatewayOne.registrationCharges().filter((c) => c.registrationId === registration),
+    ).toHaveLength(1);
   });
 });

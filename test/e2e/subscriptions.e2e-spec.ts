@@ -862,6 +862,64 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       ).toHaveLength(0);
     });
 
+    it('leaves a membership due, not past due, when the gateway turns its charge away, and the next run renews it', async () => {
+      const { member, id } = await activeMember(w, tier.id);
+      const registration = await registrationOf(w, id);
+      await makeDue(w, id);
+      const requestsBefore = w.fakes.gatewayOne.requests.length;
+      w.fakes.gatewayOne.goDown('unavailable'); // 503: turned away before any work
+      try {
+        await runJob(w, 'renewals');
+      } finally {
+        w.fakes.gatewayOne.comeUp();
+      }
+      // Sent once, not looked up (nothing was taken), and not sent again by the same run.
+      const sent = w.fakes.gatewayOne.requests
+        .slice(requestsBefore)
+        .filter((r) => r.path.includes(registration) || JSON.stringify(r.query).includes(id));
+      expect(sent.map((r) => r.method)).toEqual(['POST']);
+      const stateOf = async () =>
+        (
+          await w.t.db.query<Array<Record<string, unknown>>>(
+            `SELECT status, pending_payment_id, failed_charges, past_due_since, next_billing_date <= now() AS due
+               FROM subscriptions WHERE id = $1`,
+            [id],
+          )
+        )[0];
+      expect(await stateOf()).toEqual({
+        status: 'active',
+        pending_payment_id: null,
+        failed_charges: 0,
+        past_due_since: null,
+        due: true,
+      });
+      const renewalPayments = () =>
+        w.t.db.query<Array<{ status: string; gateway_response: unknown }>>(
+          `SELECT status, gateway_response FROM payment_transactions
+            WHERE subscription_id = $1 AND metadata->>'stored_card' = 'true' ORDER BY created_at`,
+          [id],
+        );
+      expect(await renewalPayments()).toEqual([
+        { status: 'cancelled', gateway_response: { not_sent: true, http_status: 503 } },
+      ]);
+      const spent = () =>
+        w.t.db.query(
+          `SELECT coalesce(sum(spent_cents), 0)::int AS spent FROM user_monthly_spend WHERE user_id = $1`,
+          [member.user.id],
+        );
+      expect(await spent()).toEqual([{ spent: 1000 }]); // the first period's payment only
+      expect(mailsTo(member.email, /could not take your .* membership payment/)).toEqual([]);
+
+      // The gateway is back: the next run charges the card once and renews.
+      await runJob(w, 'renewals');
+      expect(await stateOf()).toMatchObject({ status: 'active', pending_payment_id: null, due: false });
+      expect((await renewalPayments()).map((p) => p.status)).toEqual(['cancelled', 'succeeded']);
+      expect(
+        w.fakes.gatewayOne.registrationCharges().filter((c) => c.registrationId === registration),
+      ).toHaveLength(1);
+      expect(await spent()).toEqual([{ spent: 2000 }]);
+    });
+
     it('reminds a member of a site with a 14-day lead 14 days ahead, however many other sites’ renewals fall sooner', async () => {
       const site = await makeSite(w.t);
       const admin = await makeUser(w.t, site, { role: 'admin' });
@@ -1549,9 +1607,10 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       const runs = await Promise.all([renewalRun(), renewalRun()]);
       // A charge answered past the client's 2 s timeout (a loaded machine: the fake answers up to 128 charges
       // at once on the test's own event loop) is made but its answer lost; the membership waits in flight
-      // for the next run to look it up, never to charge again. Such lost answers are aged past the
-      // look-up's minute and settled, so the runs are held to exactly-once whatever the machine's load. A look-up
-      // can lose its answer the same way, so this repeats while any wait (each round charges nothing new).
+      // for the next run to look it up, never to charge again. One that waited out its timeout for one of the
+      // pool's 64 connections never left: it is called off, and the next run charges it. Lost answers are
+      // aged past the look-up's minute and settled, so the runs are held to exactly-once whatever the
+      // machine's load. A look-up can lose its answer the same way, so this repeats while any wait.
       const settling = [];
       for (let round = 0; round < 5; round++) {
         await ageLost(many.id);

@@ -75,6 +75,14 @@ export class StoredCardChargesRepository {
     return this.settlePending(`status = 'failed'`, '', results);
   }
 
+  /**
+   * Charges that never reached the gateway, still pending, move to `cancelled`: called off, not declined. In one
+   * statement in the ambient transaction.
+   */
+  cancelPending(results: ChargeResult[]): Promise<PaymentHead[]> {
+    return this.settlePending(`status = 'cancelled'`, '', results);
+  }
+
   /** Of these payments, the ones already `failed` (a webhook announced the decline before a run settled it). */
   async failedAlready(ids: string[]): Promise<string[]> {
     if (!ids.length) return [];

@@ -145,26 +145,57 @@ export class StoredCardChargesService {
     const before = await this.charges.failedAlready(
       results.map((r) => r.paymentId).filter((id) => !moved.has(id)),
     );
+    await this.unpaid(failed, 'failed', 'Payment pending → failed (renewal)');
+    return [...moved, ...before];
+  }
+
+  /**
+   * In the ambient transaction: charges that provably never reached the gateway (it turned them away, or
+   * they timed out waiting for a connection) are called off, `cancelled`, and give their spend back. Nothing
+   * was taken, so nothing is looked up; the caller charges again later under a new payment. Answers the ids
+   * of those that moved.
+   */
+  async cancelUnsent(unsent: Array<{ paymentId: string; httpStatus: number | null }>): Promise<string[]> {
+    if (!unsent.length) return [];
+    const cancelled = await this.charges.cancelPending(
+      unsent.map((u) => ({
+        paymentId: u.paymentId,
+        verdict: { gatewayPaymentId: null, raw: { not_sent: true, http_status: u.httpStatus } },
+      })),
+    );
+    await this.unpaid(
+      cancelled,
+      'cancelled',
+      'Payment pending → cancelled (renewal never reached the gateway)',
+    );
+    return cancelled.map((p) => p.id);
+  }
+
+  /** The spend of payments that took nothing given back, and their move in the activity log. */
+  private async unpaid(
+    payments: PaymentHead[],
+    to: 'failed' | 'cancelled',
+    description: string,
+  ): Promise<void> {
     await this.limits.releaseSpendMany(
       this.tx.manager,
-      failed.flatMap((p) =>
+      payments.flatMap((p) =>
         p.user_id && p.spend_month
           ? [{ userId: p.user_id, amountCents: p.amount_cents, month: p.spend_month }]
           : [],
       ),
     );
     this.activity.recordManyLater(
-      failed.map((p) => ({
+      payments.map((p) => ({
         userId: p.user_id,
         siteId: p.site_id,
         type: 'payment_status',
-        description: 'Payment pending → failed (renewal)',
+        description,
         resourceType: 'payment_transaction',
         resourceId: p.id,
-        metadata: { from: 'pending', to: 'failed', source: 'renewal' },
+        metadata: { from: 'pending', to, source: 'renewal' },
       })),
       NO_REQUEST,
     );
-    return [...moved, ...before];
   }
 }

@@ -39,14 +39,19 @@ export class RenewalsRepository {
    * LOCKED`: several runners never take the same one): their ids and members. `claimDue` then claims those whose
    * member the run could hold (see `RenewalsJob.claim`).
    */
-  lockDue(now: Date, limit: number): Promise<Array<{ id: string; user_id: string }>> {
+  lockDue(
+    now: Date,
+    limit: number,
+    skip: readonly string[] = [],
+  ): Promise<Array<{ id: string; user_id: string }>> {
     return this.tx.manager.query(
       `SELECT id, user_id FROM subscriptions
         WHERE status IN (${RENEWING}) AND auto_renew AND next_billing_date <= $1 AND pending_payment_id IS NULL
+          AND id <> ALL($3::uuid[])
         ORDER BY next_billing_date
         LIMIT $2
         FOR UPDATE SKIP LOCKED`,
-      [now, limit],
+      [now, limit, skip],
     );
   }
 
@@ -197,6 +202,22 @@ export class RenewalsRepository {
               updated_at = now()
          FROM v
         WHERE s.id = v.id`,
+      [payments.map((p) => p.subscriptionId), payments.map((p) => p.paymentId)],
+    );
+  }
+
+  /**
+   * Renewal charges that never reached the gateway: the membership no longer waits on the charge and is due
+   * as it was, to be charged by a later run under a new payment. Nothing happened to the member, so nothing
+   * is noted in its history (a gateway's outage would note it every run); the cancelled payment says it.
+   */
+  async releaseUnsent(payments: Array<{ subscriptionId: string; paymentId: string }>): Promise<void> {
+    if (!payments.length) return;
+    await this.tx.manager.query(
+      `UPDATE subscriptions s
+          SET pending_payment_id = NULL, pending_payment_claimed_at = NULL, updated_at = now()
+         FROM unnest($1::uuid[], $2::uuid[]) AS v(id, payment_id)
+        WHERE s.id = v.id AND s.pending_payment_id = v.payment_id`,
       [payments.map((p) => p.subscriptionId), payments.map((p) => p.paymentId)],
     );
   }

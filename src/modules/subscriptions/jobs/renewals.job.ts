@@ -21,13 +21,24 @@ const LOST_AFTER_MS = 60_000;
 /** A lost charge the gateway still does not know this long after its claim never reached it. */
 const NEVER_ARRIVED_MS = 60 * 60_000;
 
+/** A charge that provably never reached the gateway (turned away, or timed out waiting for a connection). */
+interface NotSent {
+  notSent: true;
+  httpStatus: number | null;
+}
+/** What became of one charge: the gateway's verdict, its answer lost (null), or never sent. */
+type ChargeResult = GatewayVerdict | null | NotSent;
+const notSent = (r: ChargeResult): r is NotSent => r !== null && 'notSent' in r;
+
 /**
  * The renewal run (hourly, and `POST /admin/jobs/renewals/run`): this service is the scheduler of record
  * and charges each due membership's stored card itself (DESIGN §7 "Recurring"). Batch by batch: claim
  * due subscriptions (`FOR UPDATE SKIP LOCKED`: several runners never take the same one), write their
  * pending payments with the spend counted, charge each card once, then settle the batch in one
  * transaction through the same exactly-once claim as every payment. A charge whose answer was lost is
- * settled by looking it up under our reference, never by charging again.
+ * settled by looking it up under our reference, never by charging again. One that provably never reached
+ * the gateway is called off and left due, for a later run to charge under a new payment: a gateway's outage,
+ * or our own requests queued past their timeout, must not make a member past due.
  */
 @Injectable()
 export class RenewalsJob implements OnModuleInit {
@@ -53,26 +64,29 @@ export class RenewalsJob implements OnModuleInit {
   /** Answers how many memberships renewed. */
   async run(now: Date): Promise<number> {
     const lost = await this.settleLost(now);
-    const lanes = await Promise.all(Array.from({ length: RUN_LANES }, () => this.lane(now)));
+    // Memberships whose charge this run could not send are due again at once: the run leaves them to the
+    // next one rather than charge them again and again while the gateway turns it away.
+    const unsent = new Set<string>();
+    const lanes = await Promise.all(Array.from({ length: RUN_LANES }, () => this.lane(now, unsent)));
     return lanes.reduce((sum, n) => sum + n, lost);
   }
 
   /** Claim, charge, settle, until nothing is due: one lane's database work overlaps another's charges. */
-  private async lane(now: Date): Promise<number> {
+  private async lane(now: Date, unsent: Set<string>): Promise<number> {
     let renewed = 0;
     for (;;) {
-      const batch = await this.tx.run(() => this.claim(now));
+      const batch = await this.tx.run(() => this.claim(now, [...unsent]));
       if (!batch.claimed.length) return renewed;
-      renewed += await this.chargeAndSettle(batch.claimed, now);
+      renewed += await this.chargeAndSettle(batch.claimed, now, unsent);
     }
   }
 
   /** Claims a batch and writes its pending payments; those the members' own limits refuse are declined. */
-  private async claim(now: Date): Promise<{ claimed: ClaimedRenewal[] }> {
+  private async claim(now: Date, skip: string[]): Promise<{ claimed: ClaimedRenewal[] }> {
     // A batch writes payments and activity referencing its members, whose rows an erasure locks before their
     // memberships. The run locks memberships first, so it takes the members' rows without waiting
     // (`holdAccountsSkippingErasures`) and leaves a member being erased alone: the erasure ends the membership.
-    const due = await this.renewals.lockDue(now, RENEWAL_BATCH);
+    const due = await this.renewals.lockDue(now, RENEWAL_BATCH, skip);
     const held = new Set(
       await this.accounts.holdAccountsSkippingErasures([...new Set(due.map((d) => d.user_id))]),
     );
@@ -100,8 +114,8 @@ export class RenewalsJob implements OnModuleInit {
     return { claimed: claimed.filter((c) => !refused.has(c.pending_payment_id)) };
   }
 
-  private async chargeAndSettle(claimed: ClaimedRenewal[], now: Date): Promise<number> {
-    const verdicts = await inParallel(claimed, CHARGES_IN_FLIGHT, async (c) => {
+  private async chargeAndSettle(claimed: ClaimedRenewal[], now: Date, unsent: Set<string>): Promise<number> {
+    const verdicts = await inParallel(claimed, CHARGES_IN_FLIGHT, async (c): Promise<ChargeResult> => {
       try {
         return await this.charges.charge(
           { id: c.pending_payment_id, amountCents: c.amount_cents, currency: c.currency },
@@ -109,6 +123,14 @@ export class RenewalsJob implements OnModuleInit {
         );
       } catch (error) {
         if (!(error instanceof ProviderError)) throw error;
+        if (error.kind === 'unavailable' && !error.mayHaveActed) {
+          this.logger.warn(
+            { subscription_id: c.id, http_status: error.httpStatus ?? null },
+            'renewal charge never reached the gateway; charged by a later run',
+          );
+          unsent.add(c.id);
+          return { notSent: true, httpStatus: error.httpStatus ?? null };
+        }
         this.logger.warn(
           { subscription_id: c.id, kind: error.kind },
           'renewal charge unanswered; looked up later',
@@ -122,18 +144,27 @@ export class RenewalsJob implements OnModuleInit {
     );
   }
 
-  /** One transaction per batch: the paid ones renew, the declined ones go past due; unknown ones wait. */
+  /**
+   * One transaction per batch: the paid ones renew, the declined ones go past due, the unsent ones are due
+   * again; unknown ones wait.
+   */
   private settle(
-    results: Array<{ claim: ClaimedRenewal; verdict: GatewayVerdict | null }>,
+    results: Array<{ claim: ClaimedRenewal; verdict: ChargeResult }>,
     now: Date,
   ): Promise<number> {
-    const paid = results.filter((r) => r.verdict?.outcome === 'succeeded');
-    const declined = results.filter(
-      (r) => r.verdict?.outcome === 'failed' || r.verdict?.outcome === 'cancelled',
+    const answered = results.flatMap((r) =>
+      r.verdict && !notSent(r.verdict) ? [{ claim: r.claim, verdict: r.verdict }] : [],
+    );
+    const paid = answered.filter((r) => r.verdict.outcome === 'succeeded');
+    const declined = answered.filter(
+      (r) => r.verdict.outcome === 'failed' || r.verdict.outcome === 'cancelled',
+    );
+    const unsent = results.flatMap((r) =>
+      r.verdict && notSent(r.verdict) ? [{ claim: r.claim, httpStatus: r.verdict.httpStatus }] : [],
     );
     return this.tx.run(async () => {
       const won = await this.charges.settleSucceeded(
-        paid.map((r) => ({ paymentId: r.claim.pending_payment_id, verdict: r.verdict as GatewayVerdict })),
+        paid.map((r) => ({ paymentId: r.claim.pending_payment_id, verdict: r.verdict })),
       );
       const wonIds = new Set(won.map((p) => p.id));
       const renewed = await this.effects.paid(
@@ -152,17 +183,24 @@ export class RenewalsJob implements OnModuleInit {
       );
       const failedIds = new Set(
         await this.charges.settleFailed(
-          declined.map((r) => ({
-            paymentId: r.claim.pending_payment_id,
-            verdict: r.verdict as GatewayVerdict,
-          })),
+          declined.map((r) => ({ paymentId: r.claim.pending_payment_id, verdict: r.verdict })),
         ),
       );
       await this.effects.declined(
         declined
           .filter((r) => failedIds.has(r.claim.pending_payment_id))
-          .map((r) => failure(r.claim, r.verdict?.resultCode ?? 'declined')),
+          .map((r) => failure(r.claim, r.verdict.resultCode ?? 'declined')),
         now,
+      );
+      const cancelled = new Set(
+        await this.charges.cancelUnsent(
+          unsent.map((u) => ({ paymentId: u.claim.pending_payment_id, httpStatus: u.httpStatus })),
+        ),
+      );
+      await this.renewals.releaseUnsent(
+        unsent
+          .filter((u) => cancelled.has(u.claim.pending_payment_id))
+          .map((u) => ({ subscriptionId: u.claim.id, paymentId: u.claim.pending_payment_id })),
       );
       return renewed;
     });
