@@ -4,6 +4,8 @@ import {
   makeDue,
   type MembershipWorld,
   registrationOf,
+  renewalPaymentsOf,
+  renewalStateOf,
   runJob,
   tierOn,
   withRoot,
@@ -298,35 +300,26 @@ describe('memberships and a slow gateway (answers after the client gives up)', (
       w.fakes.gatewayOne.comeUp();
       await Promise.all(holding);
     }
-    const state = async () =>
-      (
-        await w.t.db.query<Array<Record<string, unknown>>>(
-          `SELECT status, pending_payment_id, failed_charges, next_billing_date <= now() AS due
-             FROM subscriptions WHERE id = $1`,
-          [id],
-        )
-      )[0];
-    expect(await state()).toEqual({
+    expect(await renewalStateOf(w, id)).toEqual({
       status: 'active',
       pending_payment_id: null,
       failed_charges: 0,
+      past_due_since: null,
       due: true,
     });
-    const payments = () =>
-      w.t.db.query<Array<{ status: string; gateway_response: unknown }>>(
-        `SELECT status, gateway_response FROM payment_transactions
-          WHERE subscription_id = $1 AND metadata->>'stored_card' = 'true' ORDER BY created_at`,
-        [id],
-      );
-    expect(await payments()).toEqual([
+    expect(await renewalPaymentsOf(w, id)).toEqual([
       { status: 'cancelled', gateway_response: { not_sent: true, http_status: null } },
     ]);
     expect(mailsTo(member.email, /could not take your .* membership payment/)).toEqual([]);
 
     // Connections free again: the next run charges the card once and renews.
     await runJob(w, 'renewals');
-    expect(await state()).toMatchObject({ status: 'active', pending_payment_id: null, due: false });
-    expect((await payments()).map((p) => p.status)).toEqual(['cancelled', 'succeeded']);
+    expect(await renewalStateOf(w, id)).toMatchObject({
+      status: 'active',
+      pending_payment_id: null,
+      due: false,
+    });
+    expect((await renewalPaymentsOf(w, id)).map((p) => p.status)).toEqual(['cancelled', 'succeeded']);
     expect(
       w.fakes.gatewayOne.registrationCharges().filter((c) => c.registrationId === registration),
     ).toHaveLength(1);

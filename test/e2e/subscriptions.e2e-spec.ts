@@ -11,6 +11,8 @@ import {
   type MembershipWorld,
   payCheckout,
   registrationOf,
+  renewalPaymentsOf,
+  renewalStateOf,
   runJob,
   subscribe,
   tierOn,
@@ -878,28 +880,14 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
         .slice(requestsBefore)
         .filter((r) => r.path.includes(registration) || JSON.stringify(r.query).includes(id));
       expect(sent.map((r) => r.method)).toEqual(['POST']);
-      const stateOf = async () =>
-        (
-          await w.t.db.query<Array<Record<string, unknown>>>(
-            `SELECT status, pending_payment_id, failed_charges, past_due_since, next_billing_date <= now() AS due
-               FROM subscriptions WHERE id = $1`,
-            [id],
-          )
-        )[0];
-      expect(await stateOf()).toEqual({
+      expect(await renewalStateOf(w, id)).toEqual({
         status: 'active',
         pending_payment_id: null,
         failed_charges: 0,
         past_due_since: null,
         due: true,
       });
-      const renewalPayments = () =>
-        w.t.db.query<Array<{ status: string; gateway_response: unknown }>>(
-          `SELECT status, gateway_response FROM payment_transactions
-            WHERE subscription_id = $1 AND metadata->>'stored_card' = 'true' ORDER BY created_at`,
-          [id],
-        );
-      expect(await renewalPayments()).toEqual([
+      expect(await renewalPaymentsOf(w, id)).toEqual([
         { status: 'cancelled', gateway_response: { not_sent: true, http_status: 503 } },
       ]);
       const spent = () =>
@@ -912,8 +900,12 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
 
       // The gateway is back: the next run charges the card once and renews.
       await runJob(w, 'renewals');
-      expect(await stateOf()).toMatchObject({ status: 'active', pending_payment_id: null, due: false });
-      expect((await renewalPayments()).map((p) => p.status)).toEqual(['cancelled', 'succeeded']);
+      expect(await renewalStateOf(w, id)).toMatchObject({
+        status: 'active',
+        pending_payment_id: null,
+        due: false,
+      });
+      expect((await renewalPaymentsOf(w, id)).map((p) => p.status)).toEqual(['cancelled', 'succeeded']);
       expect(
         w.fakes.gatewayOne.registrationCharges().filter((c) => c.registrationId === registration),
       ).toHaveLength(1);

@@ -89,3 +89,25 @@ export async function registrationOf(w: PaymentsWorld, id: string): Promise<stri
   );
   return row.gatewayone_registration_id;
 }
+
+/** Where a membership stands in its renewal: whether it is due, and whether it waits on a charge. */
+export async function renewalStateOf(w: PaymentsWorld, id: string): Promise<Record<string, unknown>> {
+  const [row] = await w.t.db.query<Array<Record<string, unknown>>>(
+    `SELECT status, pending_payment_id, failed_charges, past_due_since, next_billing_date <= now() AS due
+       FROM subscriptions WHERE id = $1`,
+    [id],
+  );
+  return row;
+}
+
+/** A membership's stored-card charges (its renewals), oldest first: status and what was answered. */
+export function renewalPaymentsOf(
+  w: PaymentsWorld,
+  id: string,
+): Promise<Array<{ status: string; gateway_response: unknown }>> {
+  return w.t.db.query(
+    `SELECT status, gateway_response FROM payment_transactions
+      WHERE subscription_id = $1 AND metadata->>'stored_card' = 'true' ORDER BY created_at`,
+    [id],
+  );
+}
