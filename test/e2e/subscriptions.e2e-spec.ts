@@ -875,10 +875,14 @@ describe('memberships: the whole lifecycle (issue 11)', () => {
       } finally {
         w.fakes.gatewayOne.comeUp();
       }
-      // Sent once, not looked up (nothing was taken), and not sent again by the same run.
+      // Sent once, not looked up under its reference (nothing was taken), and not sent again by the same run.
+      const [{ id: paymentId }] = await w.t.db.query<Array<{ id: string }>>(
+        `SELECT id FROM payment_transactions WHERE subscription_id = $1 AND metadata->>'stored_card' = 'true'`,
+        [id],
+      );
       const sent = w.fakes.gatewayOne.requests
         .slice(requestsBefore)
-        .filter((r) => r.path.includes(registration) || JSON.stringify(r.query).includes(id));
+        .filter((r) => r.path.includes(registration) || r.query.merchantTransactionId === paymentId);
       expect(sent.map((r) => r.method)).toEqual(['POST']);
       expect(await renewalStateOf(w, id)).toEqual({
         status: 'active',

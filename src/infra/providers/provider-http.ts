@@ -67,15 +67,13 @@ function networkReason(error: unknown): string {
   return typeof code === 'string' ? `network error ${code.toLowerCase()}` : 'network error';
 }
 
-/** A connection that was never made: the request cannot have reached the provider. */
+/**
+ * A connection that was never made, or a request that timed out before any of it was sent (it waited for a
+ * connection the whole time): the request cannot have reached the provider.
+ */
 function neverReached(error: unknown): boolean {
-  const { code } = (error ?? {}) as { code?: unknown };
-  return code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
-}
-
-/** A request that timed out before any of it was sent: it waited for a connection the whole time. */
-function neverSent(error: unknown): boolean {
-  return (error as { unsent?: unknown }).unsent === true;
+  const { code, unsent } = (error ?? {}) as { code?: unknown; unsent?: unknown };
+  return unsent === true || code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN';
 }
 
 /**
@@ -180,7 +178,7 @@ export class ProviderHttp {
       ({ status, text } = await this.exchange(url, request.method, headers, body, remainingMs));
     } catch (error) {
       const reason = networkReason(error);
-      if (reason === 'timed out') throw timedOut(neverSent(error));
+      if (reason === 'timed out') throw timedOut(neverReached(error));
       throw this.error(
         'unavailable',
         `${this.options.provider} ${what}: ${reason}`,
