@@ -1,6 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { AppModule } from './app.module.js';
+import { AppExpressAdapter } from './common/http/express-adapter.js';
 import { setupApp } from './app.setup.js';
 import type { AppConfig } from './config/app-config.js';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from './infra/database/embedded-postgres.js';
@@ -20,10 +21,14 @@ export async function createApplication(config: AppConfig): Promise<RunningApp> 
   const url = config.databaseUrl ?? (embedded = await startEmbeddedPostgres(config.dataDir)).url;
   let app: NestExpressApplication | undefined;
   try {
-    app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, url), {
-      bodyParser: false,
-      bufferLogs: true,
-    });
+    app = await NestFactory.create<NestExpressApplication>(
+      AppModule.forRoot(config, url),
+      new AppExpressAdapter(),
+      {
+        bodyParser: false,
+        bufferLogs: true,
+      },
+    );
     setupApp(app);
     await app.init();
     const started = app;
