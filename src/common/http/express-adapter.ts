@@ -24,17 +24,18 @@ function bornWith<T>(base: T, prototype: object): T {
  * The HTTP server makes every request and response an Express one from the start.
  *
  * Express 5 turns each `IncomingMessage` and `ServerResponse` into its own (`Object.setPrototypeOf(req,
- * app.request)` in `app.handle`). V8 then keeps the request's whole object graph alive through every young
- * generation collection until the next full one: under the purchase benchmark a tenth of what the app
- * allocated (~50 KB a confirmation) was promoted, the old generation grew by ~17 MB a second, and the full
- * collections that cleared it stalled every request in flight (nodejs/node#37457, expressjs/express#5998).
+ * app.request)` in `app.handle`). Measured with `--trace-gc-nvp`: V8 then carried the requests' objects through
+ * young-generation collections into the old generation, where only a full collection frees them. Under the
+ * purchase benchmark a tenth of what the app allocated (~50 KB a confirmation) was promoted, the old generation
+ * grew by ~17 MB a second, and the full collections that cleared it stalled every request in flight
+ * (nodejs/node#37457, expressjs/express#5998).
  * Built with Express's prototypes, the call finds the prototype already set and changes nothing. The
  * prototypes are the application's own `request` and `response`, so everything Express and Nest read from
  * them is as before; a request entering a mounted sub-application is still re-prototyped by Express there.
  */
 export class AppExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {
-    // HTTPS, and the options that make Express track connections or answer 503 while closing, stay Nest's.
+    // HTTPS, and the options that make Nest track connections or answer 503 while closing, keep Nest's server.
     if (options.httpsOptions || options.forceCloseConnections || options.return503OnClosing) {
       super.initHttpServer(options);
       return;
